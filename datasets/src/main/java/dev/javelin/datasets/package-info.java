@@ -1,0 +1,2 @@
+/** Javelin datasets module. */
+package dev.javelin.datasets;

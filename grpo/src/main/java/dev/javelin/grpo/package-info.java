@@ -1,0 +1,2 @@
+/** Javelin grpo module. */
+package dev.javelin.grpo;

@@ -1,0 +1,2 @@
+/** Javelin recipes module. */
+package dev.javelin.recipes;

@@ -1,0 +1,2 @@
+/** Javelin rewards module. */
+package dev.javelin.rewards;

@@ -1,0 +1,2 @@
+/** Javelin sampler module. */
+package dev.javelin.sampler;

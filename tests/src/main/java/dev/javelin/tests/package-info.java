@@ -1,0 +1,2 @@
+/** Javelin tests module. */
+package dev.javelin.tests;

@@ -1,0 +1,2 @@
+/** Javelin tpu-backend module. */
+package dev.javelin.backend;

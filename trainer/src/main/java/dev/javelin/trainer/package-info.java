@@ -1,0 +1,2 @@
+/** Javelin trainer module. */
+package dev.javelin.trainer;

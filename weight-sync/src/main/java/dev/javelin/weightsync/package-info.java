@@ -1,0 +1,2 @@
+/** Javelin weight-sync module. */
+package dev.javelin.weightsync;
