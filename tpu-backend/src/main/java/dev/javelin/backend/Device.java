@@ -1,0 +1,22 @@
+package dev.javelin.backend;
+
+import dev.javelin.backend.graph.Program;
+
+/**
+ * Where programs run: {@code cpu} (the host engine), {@code ref} (naive reference kernels), or an
+ * XLA device through PJRT. A device compiles programs once and keeps tensors resident between runs.
+ */
+public interface Device extends AutoCloseable {
+
+  /** The spec this device was opened with, e.g. {@code cpu} or {@code xla:cpu}. */
+  String name();
+
+  /** Compiles a program; callers cache the result per shape bucket. */
+  Executable compile(Program program);
+
+  /** Copies a host tensor to the device. */
+  DeviceBuffer upload(Tensor tensor);
+
+  @Override
+  default void close() {}
+}

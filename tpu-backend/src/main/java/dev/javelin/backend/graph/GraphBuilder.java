@@ -1,0 +1,478 @@
+package dev.javelin.backend.graph;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.graph.Op.BinaryKind;
+import dev.javelin.backend.graph.Op.Direction;
+import dev.javelin.backend.graph.Op.ReduceKind;
+import dev.javelin.backend.graph.Op.UnaryKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Builds a program one primitive op at a time, checking and inferring shapes as it goes, so a wrong
+ * model is caught where it is written rather than when it runs. Operands must come from this
+ * builder.
+ */
+public final class GraphBuilder {
+  private final String name;
+  private final List<Node> parameters = new ArrayList<>();
+  private int nextId;
+
+  public GraphBuilder(String name) {
+    this.name = name;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Finishes the program with the given outputs. */
+  public Program build(List<Node> outputs) {
+    return new Program(name, parameters, outputs);
+  }
+
+  public Program build(Node... outputs) {
+    return build(List.of(outputs));
+  }
+
+  /** Adds a node; used by the methods below and by graph transformations such as autodiff. */
+  public Node add(Op op, List<Node> inputs, Shape shape, DType dtype) {
+    return new Node(nextId++, op, inputs, shape, dtype);
+  }
+
+  // ---------------------------------------------------------------- leaves
+
+  public Node parameter(String paramName, DType dtype, Shape shape) {
+    Node p = add(new Op.Parameter(parameters.size(), paramName), List.of(), shape, dtype);
+    parameters.add(p);
+    return p;
+  }
+
+  public Node constant(double value, DType dtype, Shape shape) {
+    return add(new Op.Constant(value), List.of(), shape, dtype);
+  }
+
+  /** An f32 scalar constant. */
+  public Node scalar(double value) {
+    return constant(value, DType.F32, Shape.scalar());
+  }
+
+  /** A constant of x's type and shape. */
+  public Node full(Node like, double value) {
+    return constant(value, like.dtype(), like.shape());
+  }
+
+  public Node iota(DType dtype, Shape shape, int dimension) {
+    checkAxis(shape, dimension);
+    return add(new Op.Iota(dimension), List.of(), shape, dtype);
+  }
+
+  // ------------------------------------------------------------ elementwise
+
+  public Node unary(UnaryKind kind, Node x) {
+    requireFloating(x, kind.name());
+    return add(new Op.Unary(kind), List.of(x), x.shape(), x.dtype());
+  }
+
+  public Node neg(Node x) {
+    return x.dtype().isFloating()
+        ? unary(UnaryKind.NEG, x)
+        : add(new Op.Unary(UnaryKind.NEG), List.of(x), x.shape(), x.dtype());
+  }
+
+  public Node exp(Node x) {
+    return unary(UnaryKind.EXP, x);
+  }
+
+  public Node log(Node x) {
+    return unary(UnaryKind.LOG, x);
+  }
+
+  public Node tanh(Node x) {
+    return unary(UnaryKind.TANH, x);
+  }
+
+  public Node logistic(Node x) {
+    return unary(UnaryKind.LOGISTIC, x);
+  }
+
+  public Node rsqrt(Node x) {
+    return unary(UnaryKind.RSQRT, x);
+  }
+
+  public Node sqrt(Node x) {
+    return unary(UnaryKind.SQRT, x);
+  }
+
+  public Node abs(Node x) {
+    return unary(UnaryKind.ABS, x);
+  }
+
+  public Node binary(BinaryKind kind, Node a, Node b) {
+    requireSameShapeAndType(a, b, kind.name());
+    return add(new Op.Binary(kind), List.of(a, b), a.shape(), a.dtype());
+  }
+
+  public Node add(Node a, Node b) {
+    return binary(BinaryKind.ADD, a, b);
+  }
+
+  public Node sub(Node a, Node b) {
+    return binary(BinaryKind.SUB, a, b);
+  }
+
+  public Node mul(Node a, Node b) {
+    return binary(BinaryKind.MUL, a, b);
+  }
+
+  public Node div(Node a, Node b) {
+    return binary(BinaryKind.DIV, a, b);
+  }
+
+  public Node max(Node a, Node b) {
+    return binary(BinaryKind.MAX, a, b);
+  }
+
+  public Node min(Node a, Node b) {
+    return binary(BinaryKind.MIN, a, b);
+  }
+
+  public Node pow(Node a, Node b) {
+    return binary(BinaryKind.POW, a, b);
+  }
+
+  public Node compare(Node a, Node b, Direction direction) {
+    requireSameShapeAndType(a, b, "compare " + direction);
+    return add(new Op.Compare(direction), List.of(a, b), a.shape(), DType.PRED);
+  }
+
+  public Node select(Node pred, Node onTrue, Node onFalse) {
+    if (pred.dtype() != DType.PRED || !pred.shape().equals(onTrue.shape())) {
+      throw new IllegalArgumentException(
+          "select needs a PRED predicate of shape " + onTrue.shape() + ", got " + pred);
+    }
+    requireSameShapeAndType(onTrue, onFalse, "select");
+    return add(new Op.Select(), List.of(pred, onTrue, onFalse), onTrue.shape(), onTrue.dtype());
+  }
+
+  public Node convert(Node x, DType to) {
+    return x.dtype() == to ? x : add(new Op.Convert(to), List.of(x), x.shape(), to);
+  }
+
+  // ---------------------------------------------------------------- shapes
+
+  /** StableHLO broadcast_in_dim: operand dim i maps to result dim {@code dims[i]}. */
+  public Node broadcastInDim(Node x, Shape out, int... dims) {
+    if (dims.length != x.shape().rank()) {
+      throw new IllegalArgumentException(
+          "broadcast_in_dim needs one target dim per operand dim: " + x + " dims " + str(dims));
+    }
+    for (int i = 0; i < dims.length; i++) {
+      checkAxis(out, dims[i]);
+      int from = x.shape().dim(i);
+      if (from != 1 && from != out.dim(dims[i]) || (i > 0 && dims[i] <= dims[i - 1])) {
+        throw new IllegalArgumentException(
+            "cannot broadcast " + x.shape() + " to " + out + " with dims " + str(dims));
+      }
+    }
+    return add(new Op.BroadcastInDim(dims.clone()), List.of(x), out, x.dtype());
+  }
+
+  /** Numpy-style broadcast: x's dims align with the trailing dims of {@code out}. */
+  public Node broadcastTo(Node x, Shape out) {
+    if (x.shape().equals(out)) {
+      return x;
+    }
+    int offset = out.rank() - x.shape().rank();
+    if (offset < 0) {
+      throw new IllegalArgumentException("cannot broadcast " + x.shape() + " to lower rank " + out);
+    }
+    int[] dims = new int[x.shape().rank()];
+    for (int i = 0; i < dims.length; i++) {
+      dims[i] = offset + i;
+    }
+    return broadcastInDim(x, out, dims);
+  }
+
+  public Node reduce(Node x, ReduceKind kind, int... dims) {
+    int[] sorted = dims.clone();
+    Arrays.sort(sorted);
+    boolean[] drop = new boolean[x.shape().rank()];
+    for (int d : sorted) {
+      checkAxis(x.shape(), d);
+      if (drop[d]) {
+        throw new IllegalArgumentException("reduce dims repeat " + str(dims));
+      }
+      drop[d] = true;
+    }
+    int[] out = new int[x.shape().rank() - sorted.length];
+    for (int i = 0, j = 0; i < drop.length; i++) {
+      if (!drop[i]) {
+        out[j++] = x.shape().dim(i);
+      }
+    }
+    return add(new Op.Reduce(kind, sorted), List.of(x), Shape.of(out), x.dtype());
+  }
+
+  public Node reduceSum(Node x, int... dims) {
+    return reduce(x, ReduceKind.SUM, dims);
+  }
+
+  public Node reduceMax(Node x, int... dims) {
+    return reduce(x, ReduceKind.MAX, dims);
+  }
+
+  public Node reshape(Node x, Shape out) {
+    if (out.size() != x.shape().size()) {
+      throw new IllegalArgumentException("cannot reshape " + x.shape() + " to " + out);
+    }
+    return x.shape().equals(out) ? x : add(new Op.Reshape(), List.of(x), out, x.dtype());
+  }
+
+  public Node reshape(Node x, int... dims) {
+    return reshape(x, Shape.of(dims));
+  }
+
+  public Node transpose(Node x, int... permutation) {
+    int rank = x.shape().rank();
+    if (permutation.length != rank) {
+      throw new IllegalArgumentException("transpose of " + x.shape() + " by " + str(permutation));
+    }
+    boolean[] used = new boolean[rank];
+    int[] out = new int[rank];
+    for (int i = 0; i < rank; i++) {
+      checkAxis(x.shape(), permutation[i]);
+      if (used[permutation[i]]) {
+        throw new IllegalArgumentException("transpose permutation repeats: " + str(permutation));
+      }
+      used[permutation[i]] = true;
+      out[i] = x.shape().dim(permutation[i]);
+    }
+    return add(new Op.Transpose(permutation.clone()), List.of(x), Shape.of(out), x.dtype());
+  }
+
+  // ---------------------------------------------------------------- matmul
+
+  /** StableHLO dot_general; result dims are batch, lhs free, rhs free. */
+  public Node dotGeneral(
+      Node lhs, Node rhs, int[] lhsBatch, int[] rhsBatch, int[] lhsContract, int[] rhsContract) {
+    requireSameType(lhs, rhs, "dot_general");
+    if (lhsBatch.length != rhsBatch.length || lhsContract.length != rhsContract.length) {
+      throw new IllegalArgumentException("dot_general dimension lists differ in length");
+    }
+    for (int i = 0; i < lhsBatch.length; i++) {
+      requireEqualDim(lhs, lhsBatch[i], rhs, rhsBatch[i], "batch");
+    }
+    for (int i = 0; i < lhsContract.length; i++) {
+      requireEqualDim(lhs, lhsContract[i], rhs, rhsContract[i], "contracting");
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int d : lhsBatch) {
+      out.add(lhs.shape().dim(d));
+    }
+    addFree(out, lhs.shape(), lhsBatch, lhsContract);
+    addFree(out, rhs.shape(), rhsBatch, rhsContract);
+    Op op =
+        new Op.DotGeneral(
+            lhsBatch.clone(), rhsBatch.clone(), lhsContract.clone(), rhsContract.clone());
+    return add(
+        op, List.of(lhs, rhs), Shape.of(out.stream().mapToInt(i -> i).toArray()), lhs.dtype());
+  }
+
+  /** (..., M, K) x (K, N) -> (..., M, N): a matrix product with a shared right operand. */
+  public Node matmul(Node x, Node w) {
+    int r = x.shape().rank();
+    return dotGeneral(x, w, new int[0], new int[0], new int[] {r - 1}, new int[] {0});
+  }
+
+  /**
+   * (..., M, K) x (N, K)^T -> (..., M, N): the {@code nn.Linear} layout of Hugging Face weights.
+   */
+  public Node matmulTransposed(Node x, Node w) {
+    int r = x.shape().rank();
+    return dotGeneral(x, w, new int[0], new int[0], new int[] {r - 1}, new int[] {1});
+  }
+
+  // ------------------------------------------------------- slicing, indexing
+
+  public Node slice(Node x, int[] start, int[] limit, int[] strides) {
+    int rank = x.shape().rank();
+    if (start.length != rank || limit.length != rank || strides.length != rank) {
+      throw new IllegalArgumentException(
+          "slice of rank-" + rank + " needs rank-" + rank + " bounds");
+    }
+    int[] out = new int[rank];
+    for (int i = 0; i < rank; i++) {
+      if (start[i] < 0 || limit[i] > x.shape().dim(i) || start[i] > limit[i] || strides[i] < 1) {
+        throw new IllegalArgumentException(
+            "slice " + str(start) + ":" + str(limit) + " out of " + x.shape());
+      }
+      out[i] = (limit[i] - start[i] + strides[i] - 1) / strides[i];
+    }
+    return add(
+        new Op.Slice(start.clone(), limit.clone(), strides.clone()),
+        List.of(x),
+        Shape.of(out),
+        x.dtype());
+  }
+
+  /** Contiguous slice of one axis: {@code x[..., from:to, ...]}. */
+  public Node sliceAxis(Node x, int axis, int from, int to) {
+    int[] start = new int[x.shape().rank()];
+    int[] limit = x.shape().dims();
+    int[] strides = new int[start.length];
+    Arrays.fill(strides, 1);
+    start[axis] = from;
+    limit[axis] = to;
+    return slice(x, start, limit, strides);
+  }
+
+  public Node concatenate(int dimension, List<Node> parts) {
+    Node first = parts.get(0);
+    checkAxis(first.shape(), dimension);
+    int[] out = first.shape().dims();
+    out[dimension] = 0;
+    for (Node p : parts) {
+      requireSameType(first, p, "concatenate");
+      for (int i = 0; i < out.length; i++) {
+        if (i != dimension && p.shape().dim(i) != first.shape().dim(i)) {
+          throw new IllegalArgumentException("concatenate shapes differ: " + first + " vs " + p);
+        }
+      }
+      out[dimension] += p.shape().dim(dimension);
+    }
+    return add(new Op.Concatenate(dimension), parts, Shape.of(out), first.dtype());
+  }
+
+  public Node dynamicUpdateSlice(Node operand, Node update, List<Node> starts) {
+    requireSameType(operand, update, "dynamic_update_slice");
+    requireStarts(operand, starts);
+    for (int i = 0; i < operand.shape().rank(); i++) {
+      if (update.shape().dim(i) > operand.shape().dim(i)) {
+        throw new IllegalArgumentException("update " + update + " larger than " + operand);
+      }
+    }
+    List<Node> in = new ArrayList<>();
+    in.add(operand);
+    in.add(update);
+    in.addAll(starts);
+    return add(new Op.DynamicUpdateSlice(), in, operand.shape(), operand.dtype());
+  }
+
+  public Node dynamicSlice(Node operand, List<Node> starts, int... sizes) {
+    requireStarts(operand, starts);
+    for (int i = 0; i < sizes.length; i++) {
+      if (sizes[i] < 0 || sizes[i] > operand.shape().dim(i)) {
+        throw new IllegalArgumentException("dynamic_slice sizes " + str(sizes) + " of " + operand);
+      }
+    }
+    List<Node> in = new ArrayList<>();
+    in.add(operand);
+    in.addAll(starts);
+    return add(new Op.DynamicSlice(sizes.clone()), in, Shape.of(sizes), operand.dtype());
+  }
+
+  /** Embedding lookup: table (N, D...) gathered by integer ids S gives S + (D...). */
+  public Node gather(Node table, Node ids) {
+    if (ids.dtype() != DType.I32) {
+      throw new IllegalArgumentException("gather ids must be i32, got " + ids);
+    }
+    int[] t = table.shape().dims();
+    int[] s = ids.shape().dims();
+    int[] out = Arrays.copyOf(s, s.length + t.length - 1);
+    System.arraycopy(t, 1, out, s.length, t.length - 1);
+    return add(new Op.Gather(), List.of(table, ids), Shape.of(out), table.dtype());
+  }
+
+  /**
+   * Transpose of {@link #gather}: adds each update row into a zero (rows, D...) table at its id.
+   */
+  public Node scatterAdd(Node ids, Node updates, int rows) {
+    int s = ids.shape().rank();
+    int[] u = updates.shape().dims();
+    int[] out = new int[u.length - s + 1];
+    out[0] = rows;
+    System.arraycopy(u, s, out, 1, u.length - s);
+    return add(new Op.ScatterAdd(rows), List.of(ids, updates), Shape.of(out), updates.dtype());
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  private static void addFree(List<Integer> out, Shape s, int[] batch, int[] contract) {
+    for (int d = 0; d < s.rank(); d++) {
+      if (!contains(batch, d) && !contains(contract, d)) {
+        out.add(s.dim(d));
+      }
+    }
+  }
+
+  private static boolean contains(int[] a, int v) {
+    for (int x : a) {
+      if (x == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void requireStarts(Node operand, List<Node> starts) {
+    if (starts.size() != operand.shape().rank()) {
+      throw new IllegalArgumentException("need one start index per dim of " + operand);
+    }
+    for (Node s : starts) {
+      if (s.dtype() != DType.I32 || s.shape().rank() != 0) {
+        throw new IllegalArgumentException("start indices must be i32 scalars, got " + s);
+      }
+    }
+  }
+
+  private static void requireEqualDim(Node a, int da, Node b, int db, String what) {
+    checkAxis(a.shape(), da);
+    checkAxis(b.shape(), db);
+    if (a.shape().dim(da) != b.shape().dim(db)) {
+      throw new IllegalArgumentException(
+          "dot_general "
+              + what
+              + " dims differ: "
+              + a.shape()
+              + "["
+              + da
+              + "] vs "
+              + b.shape()
+              + "["
+              + db
+              + "]");
+    }
+  }
+
+  private static void requireFloating(Node x, String op) {
+    if (!x.dtype().isFloating()) {
+      throw new IllegalArgumentException(op + " needs a floating operand, got " + x);
+    }
+  }
+
+  private static void requireSameType(Node a, Node b, String op) {
+    if (a.dtype() != b.dtype()) {
+      throw new IllegalArgumentException(op + " operand types differ: " + a + " vs " + b);
+    }
+  }
+
+  private static void requireSameShapeAndType(Node a, Node b, String op) {
+    requireSameType(a, b, op);
+    if (!a.shape().equals(b.shape())) {
+      throw new IllegalArgumentException(op + " operand shapes differ: " + a + " vs " + b);
+    }
+  }
+
+  private static void checkAxis(Shape s, int axis) {
+    if (axis < 0 || axis >= s.rank()) {
+      throw new IllegalArgumentException("axis " + axis + " out of range for shape " + s);
+    }
+  }
+
+  private static String str(int[] a) {
+    return Arrays.toString(a);
+  }
+}

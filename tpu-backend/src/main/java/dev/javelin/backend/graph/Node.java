@@ -1,0 +1,55 @@
+package dev.javelin.backend.graph;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Shape;
+import java.util.List;
+
+/**
+ * One value of a program: an operation applied to earlier nodes. Nodes are immutable and compared
+ * by identity; {@code id} is unique within its graph and increases in creation order, which is a
+ * topological order.
+ */
+public final class Node {
+  private final int id;
+  private final Op op;
+  private final List<Node> inputs;
+  private final Shape shape;
+  private final DType dtype;
+
+  Node(int id, Op op, List<Node> inputs, Shape shape, DType dtype) {
+    this.id = id;
+    this.op = op;
+    this.inputs = List.copyOf(inputs);
+    this.shape = shape;
+    this.dtype = dtype;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public Op op() {
+    return op;
+  }
+
+  public List<Node> inputs() {
+    return inputs;
+  }
+
+  public Node input(int i) {
+    return inputs.get(i);
+  }
+
+  public Shape shape() {
+    return shape;
+  }
+
+  public DType dtype() {
+    return dtype;
+  }
+
+  @Override
+  public String toString() {
+    return "%" + id + " = " + op.getClass().getSimpleName() + shape + dtype.mlirName();
+  }
+}

@@ -1,0 +1,78 @@
+package dev.javelin.backend.graph;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A finished, immutable static-shape program: its parameters (in argument order), its outputs, and
+ * every node reachable from the outputs in topological (creation) order. Devices compile programs;
+ * the StableHLO printer prints them as {@code func.func @main}.
+ */
+public final class Program {
+  private final String name;
+  private final List<Node> parameters;
+  private final List<Node> outputs;
+  private final List<Node> nodes;
+
+  Program(String name, List<Node> parameters, List<Node> outputs) {
+    if (outputs.isEmpty()) {
+      throw new IllegalArgumentException("program '" + name + "' has no outputs");
+    }
+    this.name = name;
+    this.parameters = List.copyOf(parameters);
+    this.outputs = List.copyOf(outputs);
+    this.nodes = reachable(this.parameters, this.outputs);
+  }
+
+  private static List<Node> reachable(List<Node> parameters, List<Node> outputs) {
+    Set<Node> seen = new HashSet<>(parameters);
+    List<Node> order = new ArrayList<>(parameters);
+    List<Node> stack = new ArrayList<>(outputs);
+    while (!stack.isEmpty()) {
+      Node n = stack.remove(stack.size() - 1);
+      if (seen.add(n)) {
+        order.add(n);
+        stack.addAll(n.inputs());
+      }
+    }
+    order.sort(Comparator.comparingInt(Node::id));
+    return List.copyOf(order);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Parameters in argument order; parameter i has {@code Op.Parameter.index() == i}. */
+  public List<Node> parameters() {
+    return parameters;
+  }
+
+  public List<Node> outputs() {
+    return outputs;
+  }
+
+  /** All nodes, parameters included, in a topological order. */
+  public List<Node> nodes() {
+    return nodes;
+  }
+
+  /** The parameter with the given name. */
+  public Node parameter(String paramName) {
+    for (Node p : parameters) {
+      if (((Op.Parameter) p.op()).name().equals(paramName)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException(
+        "program '" + name + "' has no parameter '" + paramName + "'");
+  }
+
+  @Override
+  public String toString() {
+    return "Program[" + name + ", " + parameters.size() + " params, " + nodes.size() + " nodes]";
+  }
+}
