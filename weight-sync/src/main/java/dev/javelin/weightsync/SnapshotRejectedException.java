@@ -1,0 +1,27 @@
+package dev.javelin.weightsync;
+
+/** A well-formed snapshot that a receiver refuses to load; the current weights stay in place. */
+public final class SnapshotRejectedException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** Why a snapshot was refused. */
+  public enum Reason {
+    /** Its version is not newer than the loaded one: samplers never go back. */
+    STALE,
+    /** Its tensor names, shapes or types differ from the model's. */
+    LAYOUT,
+    /** Its payload does not match its checksum. */
+    CHECKSUM
+  }
+
+  private final Reason reason;
+
+  public SnapshotRejectedException(Reason reason, String message) {
+    super(reason + ": " + message);
+    this.reason = reason;
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+}
