@@ -1,0 +1,89 @@
+package dev.javelin.recipes.config;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A recipe's validated values: every key known to the schema, typed, with defaults filled in. Typed
+ * getters fail loudly on a key the schema does not declare (a programming error, not a user error).
+ */
+public final class Settings {
+  private final Schema schema;
+  private final Map<String, Object> values;
+
+  Settings(Schema schema, Map<String, Object> values) {
+    this.schema = schema;
+    this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  /** All set or defaulted values, sorted by key, for logging the resolved recipe. */
+  public Map<String, Object> asMap() {
+    return values;
+  }
+
+  public int getInt(String key) {
+    return (Integer) require(key);
+  }
+
+  public long getLong(String key) {
+    return (Long) require(key);
+  }
+
+  public double getDouble(String key) {
+    return (Double) require(key);
+  }
+
+  public boolean getBool(String key) {
+    return (Boolean) require(key);
+  }
+
+  public String getString(String key) {
+    return (String) require(key);
+  }
+
+  public Optional<String> optString(String key) {
+    declared(key);
+    return Optional.ofNullable((String) values.get(key));
+  }
+
+  @SuppressWarnings("unchecked") // the schema's STRING_LIST type guarantees List<String>
+  public List<String> getStrings(String key) {
+    declared(key);
+    Object v = values.get(key);
+    return v == null ? List.of() : (List<String>) v;
+  }
+
+  @SuppressWarnings("unchecked") // the schema's MAP type guarantees Map<String, Object>
+  public Map<String, Object> getMap(String key) {
+    declared(key);
+    Object v = values.get(key);
+    return v == null ? Map.of() : (Map<String, Object>) v;
+  }
+
+  public boolean isSet(String key) {
+    declared(key);
+    return values.get(key) != null;
+  }
+
+  private Object require(String key) {
+    declared(key);
+    Object v = values.get(key);
+    if (v == null) {
+      throw new ConfigException("recipe key '" + key + "' must be set");
+    }
+    return v;
+  }
+
+  private void declared(String key) {
+    if (schema.key(key).isEmpty()) {
+      throw new IllegalArgumentException("undeclared recipe key read by code: " + key);
+    }
+  }
+}
