@@ -1,0 +1,2 @@
+/** Advantage estimator implementations (group baselines, returns, whitening). */
+package dev.javelin.grpo.advantage;

@@ -1,0 +1,2 @@
+/** Rollout/training mismatch correction: truncated importance sampling and rejection sampling. */
+package dev.javelin.grpo.correction;

@@ -1,0 +1,2 @@
+/** Policy-loss implementations: per-token losses and their derivatives. */
+package dev.javelin.grpo.loss;
