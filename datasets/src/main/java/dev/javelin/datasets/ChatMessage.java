@@ -3,8 +3,8 @@ package dev.javelin.datasets;
 import java.util.Objects;
 
 /**
- * One message of a chat-formatted prompt, as in VeRL's parquet {@code prompt} column and Hugging Face
- * chat templates.
+ * One message of a chat-formatted prompt, as in VeRL's parquet {@code prompt} column and Hugging
+ * Face chat templates.
  *
  * @param role "system", "user", "assistant" or "tool"
  * @param content the message text
