@@ -1,0 +1,160 @@
+package dev.javelin.datasets.tokenizer;
+
+import dev.javelin.datasets.ChatMessage;
+import dev.javelin.datasets.Tokenizer;
+import dev.javelin.datasets.tokenizer.template.ChatTemplate;
+import java.text.Normalizer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A Hugging Face {@code tokenizer.json} byte-level BPE tokenizer (Qwen2/Qwen3, Llama 3), id-for-id
+ * with the {@code tokenizers} library: added tokens are cut out first, the rest is NFC-normalized
+ * (when the file says so), split by the pre-tokenizer pattern, mapped to the byte-level alphabet
+ * and merged by BPE rank. Thread-safe; instances come from {@link Tokenizers#load}.
+ */
+public final class BpeTokenizer implements Tokenizer {
+  private final TokenizerFile file;
+  private final AddedTokenMatcher matcher;
+  private final Map<Integer, AddedToken> addedById = new HashMap<>();
+  private final Optional<ChatTemplate> template;
+  private final Map<String, String> templateVariables;
+  private final OptionalInt eos;
+  private final OptionalInt pad;
+
+  BpeTokenizer(TokenizerFile file, TokenizerConfig config) {
+    this.file = file;
+    this.matcher = new AddedTokenMatcher(file.addedTokens());
+    file.addedTokens().forEach(t -> addedById.put(t.id(), t));
+    this.template = config.chatTemplate().map(ChatTemplate::compile);
+    this.templateVariables = config.specialTokens();
+    this.eos = idOfSpecial(config, "eos_token");
+    OptionalInt padToken = idOfSpecial(config, "pad_token");
+    this.pad = padToken.isPresent() ? padToken : eos;
+  }
+
+  private OptionalInt idOfSpecial(TokenizerConfig config, String key) {
+    String text = config.specialTokens().get(key);
+    if (text == null) {
+      return OptionalInt.empty();
+    }
+    int[] ids = encode(text);
+    if (ids.length != 1) {
+      throw new IllegalArgumentException(
+          "tokenizer_config.json: "
+              + key
+              + " '"
+              + text
+              + "' is not a single token of tokenizer.json");
+    }
+    return OptionalInt.of(ids[0]);
+  }
+
+  BpeModel model() {
+    return file.model();
+  }
+
+  @Override
+  public int[] encode(String text) {
+    IntList out = new IntList();
+    matcher.split(
+        text,
+        new AddedTokenMatcher.Pieces() {
+          @Override
+          public void text(String s, int from, int to) {
+            encodePlain(s.substring(from, to), out);
+          }
+
+          @Override
+          public void token(AddedToken token) {
+            out.add(token.id());
+          }
+        });
+    return out.toArray();
+  }
+
+  private void encodePlain(String text, IntList out) {
+    String s =
+        file.nfc() && !isTriviallyNfc(text)
+            ? Normalizer.normalize(text, Normalizer.Form.NFC)
+            : text;
+    SplitPattern split = file.split();
+    BpeModel model = file.model();
+    int pos = 0;
+    while (pos < s.length()) {
+      int end = split.end(s, pos);
+      model.encodeWord(s.substring(pos, end), out);
+      pos = end;
+    }
+  }
+
+  /**
+   * Text below U+0300 (where combining marks start) is already NFC: skips the normalizer's pass.
+   */
+  private static boolean isTriviallyNfc(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x300) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Ids outside the vocabulary are skipped, as Hugging Face does (a model's embedding table is
+   * often larger than its tokenizer); bytes that do not form valid UTF-8 decode to U+FFFD.
+   */
+  @Override
+  public String decode(int[] ids, boolean skipSpecial) {
+    ByteLevel.ByteSink sink = new ByteLevel.ByteSink();
+    for (int id : ids) {
+      AddedToken added = addedById.get(id);
+      if (added != null) {
+        if (!(skipSpecial && added.special())) {
+          ByteLevel.appendBytes(added.content(), sink);
+        }
+        continue;
+      }
+      String token = file.model().token(id);
+      if (token != null) {
+        ByteLevel.appendBytes(token, sink);
+      }
+    }
+    return sink.toText();
+  }
+
+  @Override
+  public int vocabSize() {
+    return file.vocabSize();
+  }
+
+  @Override
+  public OptionalInt eosId() {
+    return eos;
+  }
+
+  @Override
+  public OptionalInt padId() {
+    return pad;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException when tokenizer_config.json had no chat template
+   */
+  @Override
+  public String applyChatTemplate(List<ChatMessage> messages, boolean addGenerationPrompt) {
+    ChatTemplate t =
+        template.orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "this tokenizer has no chat_template in tokenizer_config.json"));
+    return t.render(messages, addGenerationPrompt, templateVariables);
+  }
+}

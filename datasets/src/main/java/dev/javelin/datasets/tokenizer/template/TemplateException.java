@@ -1,0 +1,17 @@
+package dev.javelin.datasets.tokenizer.template;
+
+/**
+ * A chat template that cannot be parsed or rendered: a syntax error, an unsupported Jinja construct
+ * (named in the message), a type error, or the template's own {@code raise_exception(...)}.
+ */
+public final class TemplateException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public TemplateException(String message) {
+    super(message);
+  }
+
+  static TemplateException at(int line, String message) {
+    return new TemplateException("chat template line " + line + ": " + message);
+  }
+}

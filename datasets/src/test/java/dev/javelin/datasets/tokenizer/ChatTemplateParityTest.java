@@ -1,0 +1,52 @@
+package dev.javelin.datasets.tokenizer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.javelin.datasets.ChatMessage;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Chat templates render exactly as {@code transformers}' {@code apply_chat_template} (fixtures).
+ */
+class ChatTemplateParityTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"qwen3", "llama3"})
+  void rendersLikeTransformers(String name) {
+    BpeTokenizer tokenizer = TestFiles.tokenizer(name);
+    JsonNode doc = TestFiles.resourceJson("chat-templates.json");
+    JsonNode conversations = doc.get("conversations");
+    JsonNode expected = doc.get("expected").get(name);
+    assertTrue(conversations.size() >= 10, "at least 10 conversations");
+    for (int i = 0; i < conversations.size(); i++) {
+      List<ChatMessage> messages = new ArrayList<>();
+      for (JsonNode m : conversations.get(i)) {
+        messages.add(new ChatMessage(m.get("role").asText(), m.get("content").asText()));
+      }
+      for (boolean generationPrompt : new boolean[] {false, true}) {
+        int index = i;
+        assertEquals(
+            expected.get(index).get(Boolean.toString(generationPrompt)).asText(),
+            tokenizer.applyChatTemplate(messages, generationPrompt),
+            () -> name + " conversation " + index + " addGenerationPrompt=" + generationPrompt);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"qwen3", "llama3"})
+  void renderedPromptEncodesSpecialTokensAsSingleIds(String name) {
+    BpeTokenizer tokenizer = TestFiles.tokenizer(name);
+    String prompt = tokenizer.applyChatTemplate(List.of(ChatMessage.user("What is 2+2?")), true);
+    int[] ids = tokenizer.encode(prompt);
+    String decoded = tokenizer.decode(ids, false);
+    assertEquals(prompt, decoded);
+    assertTrue(
+        tokenizer.decode(ids, true).length() < prompt.length(), "special tokens are dropped");
+  }
+}

