@@ -1,0 +1,158 @@
+package dev.javelin.rewards;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * Finds reward functions by registered name ({@link java.util.ServiceLoader} over {@link
+ * RewardFunctionProvider}) or by class name from a recipe. A provider that fails to load is skipped
+ * with a logged reason; a duplicate name keeps the first provider and logs the other.
+ */
+public final class RewardRegistry {
+
+  private static final System.Logger LOG = System.getLogger(RewardRegistry.class.getName());
+
+  private final Map<String, RewardFunctionProvider> providers;
+  private final ClassLoader loader;
+
+  private RewardRegistry(Map<String, RewardFunctionProvider> providers, ClassLoader loader) {
+    this.providers = Collections.unmodifiableMap(new TreeMap<>(providers));
+    this.loader = loader;
+  }
+
+  /** Loads every provider visible to this module's class loader. */
+  public static RewardRegistry load() {
+    return load(RewardRegistry.class.getClassLoader());
+  }
+
+  /** Loads every provider visible to {@code loader}; class names also resolve through it. */
+  public static RewardRegistry load(ClassLoader loader) {
+    Map<String, RewardFunctionProvider> found = new TreeMap<>();
+    Iterator<RewardFunctionProvider> it =
+        ServiceLoader.load(RewardFunctionProvider.class, loader).iterator();
+    while (true) {
+      RewardFunctionProvider p;
+      try {
+        if (!it.hasNext()) {
+          break;
+        }
+        p = it.next();
+      } catch (ServiceConfigurationError e) {
+        LOG.log(System.Logger.Level.WARNING, "skipping reward provider: " + e.getMessage());
+        continue;
+      }
+      RewardFunctionProvider prev = found.putIfAbsent(p.name(), p);
+      if (prev != null) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "skipping reward provider "
+                + p.getClass().getName()
+                + ": name '"
+                + p.name()
+                + "' already taken by "
+                + prev.getClass().getName());
+      }
+    }
+    return new RewardRegistry(found, loader);
+  }
+
+  /** Registered names, sorted. */
+  public java.util.Set<String> names() {
+    return providers.keySet();
+  }
+
+  /** Creates a registered function; unknown names fail with the list of known ones. */
+  public RewardFunction create(String name, Map<String, Object> kwargs) {
+    RewardFunctionProvider p = providers.get(name);
+    if (p == null) {
+      throw new RewardConfigException(
+          "custom_reward_function.name: unknown reward function '"
+              + name
+              + "'; registered: "
+              + names()
+              + " (register one via META-INF/services/"
+              + RewardFunctionProvider.class.getName()
+              + ")");
+    }
+    return p.create(kwargs == null ? Map.of() : kwargs, this);
+  }
+
+  /** Resolves a recipe spec: class first, then name, else the data-source dispatcher. */
+  public RewardFunction resolve(RewardSpec spec) {
+    if (spec.className() != null) {
+      return createFromClass(spec.className(), spec.kwargs());
+    }
+    if (spec.name() != null) {
+      return create(spec.name(), spec.kwargs());
+    }
+    return DataSourceDispatcher.withDefaults(this, spec.kwargs());
+  }
+
+  /**
+   * Instantiates {@code className}: a {@link RewardFunctionProvider} (no-arg constructor), or a
+   * {@link RewardFunction} with a public {@code (Map)} or no-arg constructor.
+   */
+  public RewardFunction createFromClass(String className, Map<String, Object> kwargs) {
+    Map<String, Object> kw = kwargs == null ? Map.of() : kwargs;
+    Class<?> cls;
+    try {
+      cls = Class.forName(className, true, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new RewardConfigException(
+          "custom_reward_function.class: cannot load '" + className + "' (" + e + ")", e);
+    }
+    try {
+      if (RewardFunctionProvider.class.isAssignableFrom(cls)) {
+        RewardFunctionProvider p = (RewardFunctionProvider) cls.getConstructor().newInstance();
+        return p.create(kw, this);
+      }
+      if (RewardFunction.class.isAssignableFrom(cls)) {
+        return instantiateFunction(cls, kw);
+      }
+    } catch (ReflectiveOperationException e) {
+      Throwable cause = e instanceof InvocationTargetException ite ? ite.getCause() : e;
+      if (cause instanceof RewardConfigException rce) {
+        throw rce;
+      }
+      throw new RewardConfigException(
+          "custom_reward_function.class: cannot instantiate '" + className + "' (" + cause + ")",
+          cause);
+    }
+    throw new RewardConfigException(
+        "custom_reward_function.class: '"
+            + className
+            + "' implements neither RewardFunction nor RewardFunctionProvider");
+  }
+
+  private static RewardFunction instantiateFunction(Class<?> cls, Map<String, Object> kw)
+      throws ReflectiveOperationException {
+    for (Constructor<?> c : cls.getConstructors()) {
+      Class<?>[] params = c.getParameterTypes();
+      if (params.length == 1 && params[0] == Map.class) {
+        return (RewardFunction) c.newInstance(kw);
+      }
+    }
+    if (!kw.isEmpty()) {
+      throw new RewardConfigException(
+          "custom_reward_function.reward_kwargs: "
+              + cls.getName()
+              + " has no public (Map) constructor, so it cannot take keyword arguments "
+              + kw.keySet());
+    }
+    try {
+      return (RewardFunction) cls.getConstructor().newInstance();
+    } catch (NoSuchMethodException e) {
+      throw new RewardConfigException(
+          "custom_reward_function.class: "
+              + cls.getName()
+              + " needs a public no-arg or (java.util.Map) constructor",
+          e);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.javelin.rewards;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The recipe's {@code custom_reward_function} section, mirroring VeRL's {@code
+ * custom_reward_function.path/name/reward_kwargs}: {@code class} names a Java class (a {@link
+ * RewardFunction} or a {@link RewardFunctionProvider}), {@code name} a registered function, and
+ * neither means the data-source dispatcher ({@link DataSourceDispatcher}).
+ *
+ * @param className fully-qualified class name, or null
+ * @param name registered function name, or null
+ * @param kwargs keyword arguments passed to the function
+ */
+public record RewardSpec(String className, String name, Map<String, Object> kwargs) {
+
+  private static final Set<String> KEYS = Set.of("class", "name", "reward_kwargs");
+
+  /** Blank strings become null; kwargs are copied. */
+  public RewardSpec {
+    className = className == null || className.isBlank() ? null : className.trim();
+    name = name == null || name.isBlank() ? null : name.trim();
+    kwargs = kwargs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(kwargs));
+  }
+
+  /** The default: dispatch by data source with default arguments. */
+  public static RewardSpec dispatcher() {
+    return new RewardSpec(null, null, Map.of());
+  }
+
+  /** A registered function by name. */
+  public static RewardSpec named(String name, Map<String, Object> kwargs) {
+    return new RewardSpec(null, name, kwargs);
+  }
+
+  /**
+   * Reads a recipe section ({@code class}, {@code name}, {@code reward_kwargs}). VeRL's {@code
+   * path} is rejected with a pointer to {@code class}; other unknown keys are rejected too.
+   */
+  public static RewardSpec fromRecipe(Map<String, Object> section) {
+    if (section == null) {
+      return dispatcher();
+    }
+    for (String key : section.keySet()) {
+      if (key.equals("path")) {
+        throw new RewardConfigException(
+            "custom_reward_function.path: Javelin loads Java classes, not Python files; set"
+                + " custom_reward_function.class to a fully-qualified class name instead");
+      }
+      if (!KEYS.contains(key)) {
+        throw new RewardConfigException(
+            "custom_reward_function."
+                + key
+                + ": unknown key; accepted: class, name, reward_kwargs");
+      }
+    }
+    Object kw = section.get("reward_kwargs");
+    if (kw != null && !(kw instanceof Map)) {
+      throw new RewardConfigException(
+          "custom_reward_function.reward_kwargs must be a map, got " + kw);
+    }
+    Map<String, Object> kwargs = new LinkedHashMap<>();
+    if (kw instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> kwargs.put(String.valueOf(k), v));
+    }
+    return new RewardSpec(str(section, "class"), str(section, "name"), kwargs);
+  }
+
+  private static String str(Map<String, Object> section, String key) {
+    Object v = section.get(key);
+    if (v != null && !(v instanceof String)) {
+      throw new RewardConfigException(
+          "custom_reward_function." + key + " must be a string, got " + v);
+    }
+    return (String) v;
+  }
+}

@@ -1,0 +1,2 @@
+/** The built-in reward functions and their {@link dev.javelin.rewards.RewardFunctionProvider}s. */
+package dev.javelin.rewards.builtin;

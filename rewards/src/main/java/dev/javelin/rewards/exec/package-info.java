@@ -1,0 +1,2 @@
+/** Execution support for the reward scorer: a pool whose stuck workers can be abandoned. */
+package dev.javelin.rewards.exec;

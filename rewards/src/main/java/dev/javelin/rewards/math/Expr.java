@@ -1,0 +1,175 @@
+package dev.javelin.rewards.math;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A parsed arithmetic expression: the small tree {@link ExprParser} builds from LaTeX and {@link
+ * #eval} evaluates exactly.
+ */
+public sealed interface Expr {
+
+  /** Evaluates with the given variable values; throws {@link NotEvaluable} when it cannot. */
+  Scalar eval(Map<String, Rational> vars);
+
+  /** Adds this tree's variable names to {@code out}. */
+  void collectVars(Set<String> out);
+
+  /** A number literal; {@code integerLiteral} marks a plain digit run (for mixed numbers). */
+  record Num(Rational value, boolean integerLiteral) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      return Scalar.of(value);
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {}
+  }
+
+  /** A variable, e.g. {@code x}, {@code a_1}, {@code \theta}. */
+  record Var(String name) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      Rational v = vars.get(name);
+      if (v == null) {
+        throw new NotEvaluable("unbound variable " + name);
+      }
+      return Scalar.of(v);
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      out.add(name);
+    }
+  }
+
+  /** π. */
+  record Pi() implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      return Scalar.pi();
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {}
+  }
+
+  /** ∞; only meaningful as an interval end, so it does not evaluate. */
+  record Infinity() implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      throw new NotEvaluable("infinity");
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {}
+  }
+
+  /** {@code -a}. */
+  record Neg(Expr a) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      return a.eval(vars).negate();
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      a.collectVars(out);
+    }
+  }
+
+  /** {@code a + b}. */
+  record Add(Expr a, Expr b) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      return a.eval(vars).add(b.eval(vars));
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      a.collectVars(out);
+      b.collectVars(out);
+    }
+  }
+
+  /** {@code a · b}. */
+  record Mul(Expr a, Expr b) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      return a.eval(vars).multiply(b.eval(vars));
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      a.collectVars(out);
+      b.collectVars(out);
+    }
+  }
+
+  /** {@code a / b}. */
+  record Div(Expr a, Expr b) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      return a.eval(vars).divide(b.eval(vars));
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      a.collectVars(out);
+      b.collectVars(out);
+    }
+  }
+
+  /** {@code base^exp}; the exponent must evaluate to a rational with a small denominator. */
+  record Pow(Expr base, Expr exp) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      Rational e = exp.eval(vars).asRational();
+      if (e == null || e.num().bitLength() > 16 || e.den().bitLength() > 6) {
+        throw new NotEvaluable("unsupported exponent");
+      }
+      Scalar b = base.eval(vars);
+      int p = e.num().intValueExact();
+      int q = e.den().intValueExact();
+      return q == 1 ? b.pow(p) : Root.root(b, q).pow(p);
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      base.collectVars(out);
+      exp.collectVars(out);
+    }
+  }
+
+  /** {@code \sqrt[index]{a}}. */
+  record Root(Expr a, Expr index) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      Rational k = index.eval(vars).asRational();
+      if (k == null || !k.isInteger() || k.signum() <= 0 || k.num().bitLength() > 6) {
+        throw new NotEvaluable("unsupported root index");
+      }
+      return root(a.eval(vars), k.num().intValueExact());
+    }
+
+    static Scalar root(Scalar x, int k) {
+      if (k == 1) {
+        return x;
+      }
+      if (k == 2) {
+        return x.sqrt();
+      }
+      Rational r = x.asRational();
+      if (r == null) {
+        throw new NotEvaluable("root of an irrational");
+      }
+      return Scalar.of(r.root(k));
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      a.collectVars(out);
+      index.collectVars(out);
+    }
+  }
+}
