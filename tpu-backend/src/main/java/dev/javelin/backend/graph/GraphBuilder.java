@@ -69,6 +69,18 @@ public final class GraphBuilder {
     return add(new Op.Iota(dimension), List.of(), shape, dtype);
   }
 
+  /**
+   * Marks {@code x} as a constant for differentiation and returns it: {@link Autodiff} sends no
+   * gradient into or through it, at any use. No op is added, so devices and the StableHLO lowering
+   * are unaffected. Typical use: the max subtracted for a stable softmax or log-sum-exp, whose
+   * exact gradient contribution is zero. (Asking for the gradient with respect to a stopped node
+   * itself still gives it; only its inputs are cut off.)
+   */
+  public Node stopGradient(Node x) {
+    x.stopGradient();
+    return x;
+  }
+
   // ------------------------------------------------------------ elementwise
 
   public Node unary(UnaryKind kind, Node x) {

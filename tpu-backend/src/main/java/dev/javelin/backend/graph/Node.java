@@ -15,6 +15,7 @@ public final class Node {
   private final List<Node> inputs;
   private final Shape shape;
   private final DType dtype;
+  private volatile boolean gradientStopped;
 
   Node(int id, Op op, List<Node> inputs, Shape shape, DType dtype) {
     this.id = id;
@@ -46,6 +47,19 @@ public final class Node {
 
   public DType dtype() {
     return dtype;
+  }
+
+  /**
+   * Whether {@link Autodiff} treats this value as a constant: no cotangent flows into it or through
+   * it, as if every use were wrapped in {@code jax.lax.stop_gradient}. Set with {@link
+   * GraphBuilder#stopGradient}.
+   */
+  public boolean gradientStopped() {
+    return gradientStopped;
+  }
+
+  void stopGradient() {
+    gradientStopped = true;
   }
 
   @Override

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# cpu device benchmark: sgemm through our Program path vs raw OpenBLAS (off-heap and float[]),
+# fused elementwise throughput, and where a tiny-model train step spends its time.
+# Usage: bench/cpu-device.sh [all|gemm|elementwise|train] [batch] [tokens]   (default: all 8 128)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -B -q -pl tpu-backend test-compile dependency:build-classpath \
+  -Dmdep.outputFile="$PWD/tpu-backend/target/bench.classpath" -Dmdep.includeScope=test
+cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat tpu-backend/target/bench.classpath)"
+exec java -Xmx8g -cp "$cp" dev.javelin.backend.cpu.bench.CpuBench "$@"

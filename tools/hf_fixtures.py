@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Hugging Face parity fixtures for the tpu-backend decoder model (run once, not in CI).
+
+Builds two tiny random models with transformers -- Qwen2ForCausalLM (q/k/v biases, tied embeddings)
+and LlamaForCausalLM (no biases, untied LM head) -- saves each with save_pretrained (safetensors,
+f32), and records for one fixed ragged batch:
+  logits   (B, T, V)   full forward, eager attention, right padding
+  logp     (B, T-1)    log p(ids[:, t+1] | ids[:, :t+1]) at temperature TEMPERATURE
+  entropy  (B, T-1)    entropy of the tempered next-token distribution
+  grad.<hf name>       gradient of LOSS below w.r.t. every parameter
+with LOSS = sum(mask * (-logp + ENT_COEF * entropy)) / sum(mask), mask = response mask (B, T-1).
+
+Usage: tools/setup/venv.sh tools/requirements/hf.txt && .venv/bin/python tools/hf_fixtures.py
+Writes tpu-backend/src/test/resources/hf/<name>/{config.json, model.safetensors, fixture.safetensors}.
+"""
+import json
+import pathlib
+
+import torch
+from safetensors.torch import save_file
+from transformers import LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+OUT = ROOT / "tpu-backend/src/test/resources/hf"
+TEMPERATURE = 0.7
+ENT_COEF = 0.1
+COMMON = dict(
+    vocab_size=96,
+    hidden_size=32,
+    intermediate_size=64,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    max_position_embeddings=64,
+    rms_norm_eps=1e-6,
+    hidden_act="silu",
+)
+# (B, T) = (3, 10); row lengths 10, 7, 4 (right padding with id 0).
+LENGTHS = [10, 7, 4]
+PROMPT_LEN = 3  # response mask covers predicted positions >= PROMPT_LEN
+
+
+def randomise(model, seed):
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "norm" in name:
+                p.copy_(0.5 + torch.rand(p.shape, generator=gen))
+            else:
+                p.copy_(0.15 * torch.randn(p.shape, generator=gen))
+
+
+def batch(vocab):
+    gen = torch.Generator().manual_seed(7)
+    b, t = len(LENGTHS), max(LENGTHS)
+    ids = torch.randint(1, vocab, (b, t), generator=gen)
+    attn = torch.zeros(b, t, dtype=torch.long)
+    for i, n in enumerate(LENGTHS):
+        attn[i, :n] = 1
+        ids[i, n:] = 0
+    # mask over predicted tokens ids[:, 1:]: inside the row and past the prompt
+    resp = attn[:, 1:].clone().float()
+    resp[:, : PROMPT_LEN - 1] = 0
+    return ids, attn, resp
+
+
+def record(name, model):
+    out = OUT / name
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out, safe_serialization=True)
+    for extra in ("generation_config.json",):
+        (out / extra).unlink(missing_ok=True)
+    ids, attn, resp = batch(model.config.vocab_size)
+    model.zero_grad()
+    logits = model(input_ids=ids, attention_mask=attn).logits  # (B, T, V)
+    scaled = logits[:, :-1, :] / TEMPERATURE
+    logsm = torch.log_softmax(scaled, dim=-1)
+    logp = torch.gather(logsm, -1, ids[:, 1:, None])[..., 0]  # (B, T-1)
+    entropy = -(logsm.exp() * logsm).sum(-1)  # (B, T-1)
+    loss = (resp * (-logp + ENT_COEF * entropy)).sum() / resp.sum()
+    loss.backward()
+    tensors = {
+        "input_ids": ids.to(torch.int32).contiguous(),
+        "attention_mask": attn.to(torch.float32).contiguous(),
+        "response_mask": resp.contiguous(),
+        "temperature": torch.tensor([TEMPERATURE]),
+        "ent_coef": torch.tensor([ENT_COEF]),
+        "logits": logits.detach().contiguous(),
+        "logp": logp.detach().contiguous(),
+        "entropy": entropy.detach().contiguous(),
+        "loss": loss.detach().reshape(1),
+    }
+    for pname, p in model.named_parameters():
+        tensors["grad." + pname] = p.grad.detach().contiguous()
+    save_file(tensors, out / "fixture.safetensors")
+    print(name, "loss", loss.item(), "files", sorted(x.name for x in out.iterdir()))
+
+
+def adamw_fixture():
+    """torch.optim.AdamW + clip_grad_norm_ over three steps (the last one with a large gradient
+    that clipping scales down), for the Java AdamW program."""
+    gen = torch.Generator().manual_seed(11)
+    params = [torch.nn.Parameter(torch.randn(3, 4, generator=gen)),
+              torch.nn.Parameter(torch.randn(5, generator=gen))]
+    opt = torch.optim.AdamW(params, lr=0.01, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1)
+    out = {"w0.init": params[0].detach().clone(), "w1.init": params[1].detach().clone()}
+    lrs = [0.01, 0.005, 0.02]
+    for step, lr in enumerate(lrs):
+        for group in opt.param_groups:
+            group["lr"] = lr
+        scale = 30.0 if step == 2 else 1.0
+        for i, p in enumerate(params):
+            p.grad = scale * torch.randn(p.shape, generator=gen)
+            out[f"w{i}.grad{step}"] = p.grad.detach().clone()
+        norm = torch.nn.utils.clip_grad_norm_(params, max_norm=1.0)
+        out[f"norm{step}"] = norm.detach().reshape(1)
+        opt.step()
+        for i, p in enumerate(params):
+            out[f"w{i}.after{step}"] = p.detach().clone()
+    out["lr"] = torch.tensor(lrs)
+    save_file({k: v.contiguous() for k, v in out.items()}, OUT / "adamw.safetensors")
+
+
+def main():
+    adamw_fixture()
+    torch.manual_seed(0)
+    qwen = Qwen2ForCausalLM(
+        Qwen2Config(**COMMON, rope_theta=1_000_000.0, tie_word_embeddings=True,
+                    attn_implementation="eager", torch_dtype="float32"))
+    randomise(qwen, 1)
+    record("qwen2-tiny", qwen.float())
+    llama = LlamaForCausalLM(
+        LlamaConfig(**COMMON, rope_theta=10_000.0, tie_word_embeddings=False,
+                    attention_bias=False, attn_implementation="eager", torch_dtype="float32"))
+    randomise(llama, 2)
+    record("llama-tiny", llama.float())
+
+
+if __name__ == "__main__":
+    main()

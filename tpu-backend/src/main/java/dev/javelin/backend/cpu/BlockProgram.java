@@ -1,0 +1,191 @@
+package dev.javelin.backend.cpu;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A fused elementwise expression: steps in dependency order, the last one being the result.
+ * Evaluating a block runs each step over at most {@link #BLOCK} elements held in small per-thread
+ * scratch arrays that stay in L1, so no intermediate of the chain is ever written to a full-size
+ * buffer.
+ */
+final class BlockProgram {
+  /** Elements per block: 4 KiB of f32, so a dozen live scratch blocks fit in L1. */
+  static final int BLOCK = 1024;
+
+  private final Step[] steps;
+
+  BlockProgram(List<Step> steps) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("a block program needs at least one step");
+    }
+    this.steps = steps.toArray(new Step[0]);
+  }
+
+  Step root() {
+    return steps[steps.length - 1];
+  }
+
+  int size() {
+    return steps.length;
+  }
+
+  /** Materialised values read by the steps. */
+  int[] reads() {
+    Set<Integer> values = new LinkedHashSet<>();
+    for (Step s : steps) {
+      if (s instanceof Step.Load l) {
+        values.add(l.value());
+      } else if (s instanceof Step.View v) {
+        values.add(v.value());
+      }
+    }
+    return values.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** Per-thread scratch: one block per computed step; constant blocks filled once, here. */
+  Scratch newScratch() {
+    Scratch s = new Scratch(steps.length);
+    for (int i = 0; i < steps.length; i++) {
+      Step step = steps[i];
+      if (!(step instanceof Step.Load)) {
+        s.blocks[i] = Conversions.allocate(step.dtype(), BLOCK);
+      }
+      if (step instanceof Step.Fill f) {
+        Conversions.fill(f.dtype(), f.constant(), s.blocks[i], 0, BLOCK);
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Evaluates flat indices {@code [start, start + n)}, {@code n <= BLOCK}. With a non-null {@code
+   * out} the result is written to {@code out[oo...]}; otherwise it is left where {@link
+   * Scratch#array} / {@link Scratch#offset} of the root point.
+   */
+  void eval(Frame frame, Scratch s, int start, int n, Object out, int oo) {
+    int last = steps.length - 1;
+    for (int i = 0; i <= last; i++) {
+      boolean toOut = i == last && out != null;
+      Object o = toOut ? out : s.blocks[i];
+      int off = toOut ? oo : 0;
+      evalStep(steps[i], frame, s, start, n, o, off, toOut);
+      if (steps[i] instanceof Step.Load l) {
+        s.arrays[i] = frame.values[l.value()];
+        s.offsets[i] = start;
+        if (toOut) {
+          System.arraycopy(s.arrays[i], start, out, oo, n);
+        }
+      } else {
+        s.arrays[i] = o;
+        s.offsets[i] = off;
+      }
+    }
+  }
+
+  private static void evalStep(
+      Step step, Frame frame, Scratch s, int start, int n, Object o, int oo, boolean toOut) {
+    if (step instanceof Step.Load) {
+      return;
+    } else if (step instanceof Step.Fill f) {
+      if (toOut) { // scratch blocks of constants are pre-filled
+        Conversions.fill(f.dtype(), f.constant(), o, oo, n);
+      }
+    } else if (step instanceof Step.View v) {
+      v.view().read(v.dtype(), frame.values[v.value()], start, n, o, oo);
+    } else if (step instanceof Step.Iota io) {
+      iota(io, start, n, o, oo);
+    } else if (step instanceof Step.Unary u) {
+      ElementLoops.unary(u.kind(), u.dtype(), s.arrays[u.a()], s.offsets[u.a()], o, oo, n);
+    } else if (step instanceof Step.Binary b) {
+      ElementLoops.binary(
+          b.kind(),
+          b.dtype(),
+          s.arrays[b.a()],
+          s.offsets[b.a()],
+          s.arrays[b.b()],
+          s.offsets[b.b()],
+          o,
+          oo,
+          n);
+    } else if (step instanceof Step.Compare c) {
+      ElementLoops.compare(
+          c.direction(),
+          c.operandType(),
+          s.arrays[c.a()],
+          s.offsets[c.a()],
+          s.arrays[c.b()],
+          s.offsets[c.b()],
+          (boolean[]) o,
+          oo,
+          n);
+    } else if (step instanceof Step.Select sel) {
+      ElementLoops.select(
+          sel.dtype(),
+          (boolean[]) s.arrays[sel.pred()],
+          s.offsets[sel.pred()],
+          s.arrays[sel.onTrue()],
+          s.offsets[sel.onTrue()],
+          s.arrays[sel.onFalse()],
+          s.offsets[sel.onFalse()],
+          o,
+          oo,
+          n);
+    } else if (step instanceof Step.Convert c) {
+      Conversions.convert(c.from(), s.arrays[c.a()], s.offsets[c.a()], c.dtype(), o, oo, n);
+    }
+  }
+
+  private static void iota(Step.Iota io, int start, int n, Object o, int oo) {
+    switch (io.dtype()) {
+      case F32 -> {
+        float[] a = (float[]) o;
+        for (int i = 0; i < n; i++) {
+          a[oo + i] = ((start + i) / io.stride()) % io.size();
+        }
+      }
+      case F64 -> {
+        double[] a = (double[]) o;
+        for (int i = 0; i < n; i++) {
+          a[oo + i] = ((start + i) / io.stride()) % io.size();
+        }
+      }
+      case I32 -> {
+        int[] a = (int[]) o;
+        for (int i = 0; i < n; i++) {
+          a[oo + i] = ((start + i) / io.stride()) % io.size();
+        }
+      }
+      case PRED -> {
+        boolean[] a = (boolean[]) o;
+        for (int i = 0; i < n; i++) {
+          a[oo + i] = ((start + i) / io.stride()) % io.size() != 0;
+        }
+      }
+    }
+  }
+
+  /** Per-thread block storage and, during evaluation, where each step's block currently lies. */
+  static final class Scratch {
+    final Object[] blocks;
+    final Object[] arrays;
+    final int[] offsets;
+
+    Scratch(int steps) {
+      blocks = new Object[steps];
+      arrays = new Object[steps];
+      offsets = new int[steps];
+    }
+  }
+
+  @Override
+  public String toString() {
+    List<String> parts = new ArrayList<>();
+    for (Step s : steps) {
+      parts.add(s.toString());
+    }
+    return "BlockProgram" + parts;
+  }
+}

@@ -1,0 +1,131 @@
+package dev.javelin.backend.cpu;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.graph.Node;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where each materialised value lives: the caller's argument, a fresh output array, or one of a
+ * small set of slots reused across the program (liveness analysis, best-fit by capacity) and kept
+ * across runs. A {@code dynamic_update_slice} whose operand dies at it takes over the operand's
+ * slot and skips the copy.
+ */
+final class BufferPlan {
+
+  /** Storage kinds. */
+  enum Kind {
+    NONE,
+    EXTERNAL,
+    OUTPUT,
+    SLOT,
+    ALIAS
+  }
+
+  final Kind[] kinds;
+  final int[] slotOf;
+  final List<DType> slotTypes = new ArrayList<>();
+  final List<Integer> slotSizes = new ArrayList<>();
+
+  BufferPlan(List<Node> nodes, Fusion fusion, List<Kernel> kernels, Set<Integer> outputs) {
+    int n = nodes.size();
+    kinds = new Kind[n];
+    slotOf = new int[n];
+    Arrays.fill(slotOf, -1);
+    int[] owner = new int[n];
+    for (int v = 0; v < n; v++) {
+      owner[v] = v;
+      kinds[v] =
+          switch (fusion.role(nodes.get(v))) {
+            case EXTERNAL -> Kind.EXTERNAL;
+            case ALIAS -> Kind.ALIAS;
+            case ROOT -> outputs.contains(v) ? Kind.OUTPUT : Kind.SLOT;
+            case INLINE, LEAF -> Kind.NONE;
+          };
+    }
+    int[] lastUse = new int[n];
+    Arrays.fill(lastUse, -1);
+    for (int k = 0; k < kernels.size(); k++) {
+      Kernel kernel = kernels.get(k);
+      int w = kernel.writes();
+      if (kernel instanceof LayoutKernels.Alias a) {
+        owner[w] = owner[a.source()];
+      }
+      lastUse[owner[w]] = Math.max(lastUse[owner[w]], k);
+      for (int r : kernel.reads()) {
+        lastUse[owner[r]] = Math.max(lastUse[owner[r]], k);
+      }
+    }
+    assignSlots(nodes, kernels, owner, lastUse);
+  }
+
+  private void assignSlots(List<Node> nodes, List<Kernel> kernels, int[] owner, int[] lastUse) {
+    List<Integer> free = new ArrayList<>();
+    for (int k = 0; k < kernels.size(); k++) {
+      Kernel kernel = kernels.get(k);
+      int w = kernel.writes();
+      Integer taken = null;
+      if (kinds[w] == Kind.SLOT) {
+        Node node = nodes.get(w);
+        int size = node.shape().intSize();
+        if (kernel instanceof IndexKernels.DynamicUpdateSlice d
+            && kinds[owner[d.operand()]] == Kind.SLOT
+            && lastUse[owner[d.operand()]] == k
+            && owner[d.operand()] != owner[d.update()]) {
+          // The operand dies here: update it in place instead of copying it.
+          taken = owner[d.operand()];
+          slotOf[w] = slotOf[taken];
+        } else {
+          slotOf[w] = pick(free, node.dtype(), size);
+        }
+      }
+      for (int v = 0; v < owner.length; v++) {
+        if (owner[v] == v && lastUse[v] == k && kinds[v] == Kind.SLOT && slotOf[v] >= 0) {
+          if (taken == null || v != taken) {
+            free.add(slotOf[v]);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Best fit: the smallest free slot of the type that holds size; else grow one; else a new one.
+   */
+  private int pick(List<Integer> free, DType dtype, int size) {
+    int best = -1;
+    int largest = -1;
+    for (int s : free) {
+      if (slotTypes.get(s) != dtype) {
+        continue;
+      }
+      int cap = slotSizes.get(s);
+      if (cap >= size && (best < 0 || cap < slotSizes.get(best))) {
+        best = s;
+      }
+      if (largest < 0 || cap > slotSizes.get(largest)) {
+        largest = s;
+      }
+    }
+    int chosen = best >= 0 ? best : largest;
+    if (chosen >= 0) {
+      free.remove(Integer.valueOf(chosen));
+      slotSizes.set(chosen, Math.max(size, slotSizes.get(chosen)));
+      return chosen;
+    }
+    slotTypes.add(dtype);
+    slotSizes.add(size);
+    return slotTypes.size() - 1;
+  }
+
+  /** Total elements held in slots, for diagnostics. */
+  long slotElements() {
+    long sum = 0;
+    for (int s : slotSizes) {
+      sum += s;
+    }
+    return sum;
+  }
+}

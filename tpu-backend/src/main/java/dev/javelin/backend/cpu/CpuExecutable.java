@@ -1,0 +1,152 @@
+package dev.javelin.backend.cpu;
+
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Executable;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Program;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A program compiled for the cpu device: kernels in order over a buffer plan. Slot arrays are
+ * allocated on the first run and reused by every later one, so a run allocates only its outputs.
+ */
+final class CpuExecutable implements Executable {
+  private final Program program;
+  private final List<Node> nodes;
+  private final List<Kernel> kernels;
+  private final BufferPlan plan;
+  private final int[] parameterValues;
+  private final int[] outputValues;
+  private final Staging staging = new Staging();
+  private final ArrayPool pool;
+  private final KernelProfile profile;
+  private Object[] slots;
+
+  CpuExecutable(Program program, Parallel parallel, ArrayPool pool, KernelProfile profile) {
+    this.pool = pool;
+    this.profile = profile;
+    this.program = program;
+    this.nodes = program.nodes();
+    Planner planner = new Planner(program, parallel, staging);
+    Fusion fusion = planner.fusion();
+    this.kernels = planner.kernels();
+    this.parameterValues = program.parameters().stream().mapToInt(fusion::index).toArray();
+    this.outputValues = program.outputs().stream().mapToInt(fusion::index).toArray();
+    Set<Integer> outs = new HashSet<>();
+    for (int v : outputValues) {
+      outs.add(v);
+    }
+    this.plan = new BufferPlan(nodes, fusion, kernels, outs);
+  }
+
+  @Override
+  public Program program() {
+    return program;
+  }
+
+  @Override
+  public List<DeviceBuffer> run(List<? extends DeviceBuffer> arguments) {
+    Frame frame = new Frame(nodes.size());
+    bindArguments(frame, arguments);
+    bindStorage(frame);
+    if (profile.enabled()) {
+      for (Kernel k : kernels) {
+        long t0 = System.nanoTime();
+        k.run(frame);
+        profile.add(k, System.nanoTime() - t0);
+      }
+    } else {
+      for (Kernel k : kernels) {
+        k.run(frame);
+      }
+    }
+    List<DeviceBuffer> results = new ArrayList<>(outputValues.length);
+    Set<Integer> handedOut = new HashSet<>();
+    for (int v : outputValues) {
+      Node node = nodes.get(v);
+      Object array = frame.values[v];
+      boolean fresh = plan.kinds[v] == BufferPlan.Kind.OUTPUT && handedOut.add(v);
+      if (!fresh) {
+        Object copy = pool.take(node.dtype(), node.shape().intSize());
+        System.arraycopy(array, 0, copy, 0, node.shape().intSize());
+        array = copy;
+      }
+      results.add(CpuBuffer.wrap(node.dtype(), node.shape(), array, pool));
+    }
+    return results;
+  }
+
+  private void bindArguments(Frame frame, List<? extends DeviceBuffer> arguments) {
+    if (arguments.size() != parameterValues.length) {
+      throw new IllegalArgumentException(
+          "program '"
+              + program.name()
+              + "' takes "
+              + parameterValues.length
+              + " arguments, got "
+              + arguments.size());
+    }
+    for (int i = 0; i < parameterValues.length; i++) {
+      Node p = nodes.get(parameterValues[i]);
+      DeviceBuffer b = arguments.get(i);
+      if (!(b instanceof CpuBuffer cb)) {
+        throw new IllegalArgumentException(
+            "argument " + i + " of '" + program.name() + "' is not a cpu buffer: " + b);
+      }
+      if (b.dtype() != p.dtype() || !b.shape().equals(p.shape())) {
+        throw new IllegalArgumentException(
+            String.format(
+                "argument %d (%s) of '%s' must be %s%s, got %s%s",
+                i, p.op(), program.name(), p.dtype(), p.shape(), b.dtype(), b.shape()));
+      }
+      frame.values[parameterValues[i]] = cb.array();
+      frame.arguments[parameterValues[i]] = cb;
+    }
+  }
+
+  private void bindStorage(Frame frame) {
+    if (slots == null) {
+      slots = new Object[plan.slotTypes.size()];
+      for (int s = 0; s < slots.length; s++) {
+        slots[s] = Conversions.allocate(plan.slotTypes.get(s), plan.slotSizes.get(s));
+      }
+    }
+    for (int v = 0; v < nodes.size(); v++) {
+      switch (plan.kinds[v]) {
+        case SLOT -> frame.values[v] = slots[plan.slotOf[v]];
+        case OUTPUT -> {
+          Node n = nodes.get(v);
+          frame.values[v] = pool.take(n.dtype(), n.shape().intSize());
+        }
+        default -> {}
+      }
+    }
+  }
+
+  /** The kernels in order, one per line: what fused with what, and how products are laid out. */
+  String describe() {
+    StringBuilder sb = new StringBuilder(program.toString()).append('\n');
+    for (Kernel k : kernels) {
+      sb.append("  ").append(k).append('\n');
+    }
+    return sb.append("  slots: ")
+        .append(plan.slotTypes.size())
+        .append(" holding ")
+        .append(plan.slotElements())
+        .append(" elements\n")
+        .toString();
+  }
+
+  int kernelCount() {
+    return kernels.size();
+  }
+
+  @Override
+  public void close() {
+    staging.close();
+    slots = null;
+  }
+}

@@ -1,0 +1,294 @@
+package dev.javelin.backend.cpu;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.graph.Op.BinaryKind;
+import dev.javelin.backend.graph.Op.Direction;
+import dev.javelin.backend.graph.Op.UnaryKind;
+
+/**
+ * Typed elementwise loops over one block: {@code out[oo + i] = f(a[ao + i], ...)} for {@code i <
+ * n}. The switch on the op kind sits outside each loop so that every loop body is monomorphic and
+ * the JIT can vectorise the simple ones. Float math that Java only offers in double ({@code exp},
+ * {@code tanh}, ...) is computed in double and rounded, as the reference device does, except f32
+ * {@code exp} and {@code logistic}, which use {@link FastMath#exp} (a few ulp, several times
+ * faster: they dominate softmax, log-softmax and SiLU).
+ */
+final class ElementLoops {
+  private ElementLoops() {}
+
+  static void unary(UnaryKind kind, DType dtype, Object a, int ao, Object out, int oo, int n) {
+    switch (dtype) {
+      case F32 -> unaryF32(kind, (float[]) a, ao, (float[]) out, oo, n);
+      case F64 -> unaryF64(kind, (double[]) a, ao, (double[]) out, oo, n);
+      case I32 -> unaryI32(kind, (int[]) a, ao, (int[]) out, oo, n);
+      case PRED -> throw new IllegalArgumentException("unary " + kind + " on PRED");
+    }
+  }
+
+  private static void unaryF32(UnaryKind kind, float[] a, int ao, float[] o, int oo, int n) {
+    switch (kind) {
+      case NEG -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = -a[ao + i];
+        }
+      }
+      case ABS -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = Math.abs(a[ao + i]);
+        }
+      }
+      case SQRT -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = (float) Math.sqrt(a[ao + i]);
+        }
+      }
+      case RSQRT -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = (float) (1.0 / Math.sqrt(a[ao + i]));
+        }
+      }
+      case EXP -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = FastMath.exp(a[ao + i]);
+        }
+      }
+      case LOG -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = (float) Math.log(a[ao + i]);
+        }
+      }
+      case TANH -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = (float) Math.tanh(a[ao + i]);
+        }
+      }
+      case LOGISTIC -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = (float) (1.0 / (1.0 + Math.exp(-(double) a[ao + i])));
+        }
+      }
+    }
+  }
+
+  private static void unaryF64(UnaryKind kind, double[] a, int ao, double[] o, int oo, int n) {
+    for (int i = 0; i < n; i++) {
+      double v = a[ao + i];
+      o[oo + i] =
+          switch (kind) {
+            case NEG -> -v;
+            case ABS -> Math.abs(v);
+            case SQRT -> Math.sqrt(v);
+            case RSQRT -> 1.0 / Math.sqrt(v);
+            case EXP -> Math.exp(v);
+            case LOG -> Math.log(v);
+            case TANH -> Math.tanh(v);
+            case LOGISTIC -> 1.0 / (1.0 + Math.exp(-v));
+          };
+    }
+  }
+
+  private static void unaryI32(UnaryKind kind, int[] a, int ao, int[] o, int oo, int n) {
+    for (int i = 0; i < n; i++) {
+      int v = a[ao + i];
+      o[oo + i] =
+          switch (kind) {
+            case NEG -> -v;
+            case ABS -> Math.abs(v);
+            default -> throw new IllegalArgumentException("unary " + kind + " on i32");
+          };
+    }
+  }
+
+  static void binary(
+      BinaryKind kind, DType dtype, Object a, int ao, Object b, int bo, Object out, int oo, int n) {
+    switch (dtype) {
+      case F32 -> binaryF32(kind, (float[]) a, ao, (float[]) b, bo, (float[]) out, oo, n);
+      case F64 -> binaryF64(kind, (double[]) a, ao, (double[]) b, bo, (double[]) out, oo, n);
+      case I32 -> binaryI32(kind, (int[]) a, ao, (int[]) b, bo, (int[]) out, oo, n);
+      case PRED -> throw new IllegalArgumentException("binary " + kind + " on PRED");
+    }
+  }
+
+  private static void binaryF32(
+      BinaryKind kind, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
+    switch (kind) {
+      case ADD -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = a[ao + i] + b[bo + i];
+        }
+      }
+      case SUB -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = a[ao + i] - b[bo + i];
+        }
+      }
+      case MUL -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = a[ao + i] * b[bo + i];
+        }
+      }
+      case DIV -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = a[ao + i] / b[bo + i];
+        }
+      }
+      case MAX -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = Math.max(a[ao + i], b[bo + i]);
+        }
+      }
+      case MIN -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = Math.min(a[ao + i], b[bo + i]);
+        }
+      }
+      case POW -> {
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = (float) Math.pow(a[ao + i], b[bo + i]);
+        }
+      }
+    }
+  }
+
+  private static void binaryF64(
+      BinaryKind kind, double[] a, int ao, double[] b, int bo, double[] o, int oo, int n) {
+    for (int i = 0; i < n; i++) {
+      double x = a[ao + i];
+      double y = b[bo + i];
+      o[oo + i] =
+          switch (kind) {
+            case ADD -> x + y;
+            case SUB -> x - y;
+            case MUL -> x * y;
+            case DIV -> x / y;
+            case MAX -> Math.max(x, y);
+            case MIN -> Math.min(x, y);
+            case POW -> Math.pow(x, y);
+          };
+    }
+  }
+
+  private static void binaryI32(
+      BinaryKind kind, int[] a, int ao, int[] b, int bo, int[] o, int oo, int n) {
+    for (int i = 0; i < n; i++) {
+      int x = a[ao + i];
+      int y = b[bo + i];
+      o[oo + i] =
+          switch (kind) {
+            case ADD -> x + y;
+            case SUB -> x - y;
+            case MUL -> x * y;
+            // StableHLO: integer division by zero gives -1; otherwise truncating.
+            case DIV -> y == 0 ? -1 : x / y;
+            case MAX -> Math.max(x, y);
+            case MIN -> Math.min(x, y);
+            case POW -> intPow(x, y);
+          };
+    }
+  }
+
+  private static int intPow(int base, int exp) {
+    if (exp < 0) {
+      return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
+    }
+    int r = 1;
+    for (int i = 0; i < exp; i++) {
+      r *= base;
+    }
+    return r;
+  }
+
+  /** Comparison of operands of type {@code dtype} into a boolean block. */
+  static void compare(
+      Direction dir, DType dtype, Object a, int ao, Object b, int bo, boolean[] o, int oo, int n) {
+    switch (dtype) {
+      case F32 -> {
+        float[] x = (float[]) a;
+        float[] y = (float[]) b;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = test(dir, x[ao + i], y[bo + i]);
+        }
+      }
+      case F64 -> {
+        double[] x = (double[]) a;
+        double[] y = (double[]) b;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = test(dir, x[ao + i], y[bo + i]);
+        }
+      }
+      case I32 -> {
+        int[] x = (int[]) a;
+        int[] y = (int[]) b;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = test(dir, x[ao + i], y[bo + i]);
+        }
+      }
+      case PRED -> {
+        boolean[] x = (boolean[]) a;
+        boolean[] y = (boolean[]) b;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = test(dir, x[ao + i] ? 1 : 0, y[bo + i] ? 1 : 0);
+        }
+      }
+    }
+  }
+
+  private static boolean test(Direction dir, double x, double y) {
+    return switch (dir) {
+      case EQ -> x == y;
+      case NE -> x != y;
+      case LT -> x < y;
+      case LE -> x <= y;
+      case GT -> x > y;
+      case GE -> x >= y;
+    };
+  }
+
+  /** {@code out = pred ? t : f}; the branch-free array form vectorises for f32. */
+  static void select(
+      DType dtype,
+      boolean[] p,
+      int po,
+      Object t,
+      int to,
+      Object f,
+      int fo,
+      Object out,
+      int oo,
+      int n) {
+    switch (dtype) {
+      case F32 -> {
+        float[] x = (float[]) t;
+        float[] y = (float[]) f;
+        float[] o = (float[]) out;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = p[po + i] ? x[to + i] : y[fo + i];
+        }
+      }
+      case F64 -> {
+        double[] x = (double[]) t;
+        double[] y = (double[]) f;
+        double[] o = (double[]) out;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = p[po + i] ? x[to + i] : y[fo + i];
+        }
+      }
+      case I32 -> {
+        int[] x = (int[]) t;
+        int[] y = (int[]) f;
+        int[] o = (int[]) out;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = p[po + i] ? x[to + i] : y[fo + i];
+        }
+      }
+      case PRED -> {
+        boolean[] x = (boolean[]) t;
+        boolean[] y = (boolean[]) f;
+        boolean[] o = (boolean[]) out;
+        for (int i = 0; i < n; i++) {
+          o[oo + i] = p[po + i] ? x[to + i] : y[fo + i];
+        }
+      }
+    }
+  }
+}

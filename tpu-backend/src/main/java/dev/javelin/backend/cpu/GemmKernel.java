@@ -1,0 +1,155 @@
+package dev.javelin.backend.cpu;
+
+import dev.javelin.backend.DType;
+import org.bytedeco.javacpp.FloatPointer;
+
+/**
+ * {@code dot_general} as batched row-major gemms: {@code C[b] = op(A[b]) op(B[b])} with C of shape
+ * (batch, M, N). Batch items are spread over the workers; a single product is split along its
+ * larger side, each part a single-threaded OpenBLAS call. f64 (reference checks only) uses a plain
+ * Java loop.
+ */
+final class GemmKernel implements Kernel {
+  private final int out;
+  private final DType dtype;
+  private final GemmOperand a;
+  private final GemmOperand b;
+  private final int m;
+  private final int n;
+  private final int k;
+  private final Parallel parallel;
+  private final Staging staging;
+  private final Object packA;
+  private final Object packB;
+
+  GemmKernel(
+      int out, DType dtype, GemmOperand a, GemmOperand b, Parallel parallel, Staging staging) {
+    if (dtype != DType.F32 && dtype != DType.F64) {
+      throw new IllegalArgumentException("cpu device: dot_general needs f32 or f64, got " + dtype);
+    }
+    if (a.batch != b.batch || a.cols != b.rows) {
+      throw new IllegalArgumentException("gemm operands do not match: " + a + " x " + b);
+    }
+    this.out = out;
+    this.dtype = dtype;
+    this.a = a;
+    this.b = b;
+    this.m = a.rows;
+    this.n = b.cols;
+    this.k = a.cols;
+    this.parallel = parallel;
+    this.staging = staging;
+    this.packA = a.packed ? Conversions.allocate(dtype, a.stagedSize()) : null;
+    this.packB = b.packed ? Conversions.allocate(dtype, b.stagedSize()) : null;
+  }
+
+  @Override
+  public void run(Frame frame) {
+    if (dtype == DType.F64) {
+      runF64(frame);
+      return;
+    }
+    int size = a.batch * m * n;
+    if (k == 0) {
+      java.util.Arrays.fill((float[]) frame.values[out], 0, size, 0f);
+      return;
+    }
+    FloatPointer pa = stage(frame, a, 0, packA);
+    FloatPointer pb = stage(frame, b, 1, packB);
+    FloatPointer pc = staging.get(2, size);
+    boolean splitRows = m >= n;
+    // Several parts per thread (of at least 32 rows or cols) so that a descheduled thread's
+    // share is picked up by the other.
+    int side = splitRows ? m : n;
+    int splits =
+        a.batch >= parallel.threads()
+            ? 1
+            : Math.max(1, Math.min(side / 32, 4 * parallel.threads()));
+    long flops = 2L * m * n * k;
+    // Tiny products stay on one thread: hand-off would cost more than the arithmetic.
+    int grain = flops < 2_000_000 ? Integer.MAX_VALUE : 1;
+    parallel.forRange(
+        a.batch * splits,
+        grain,
+        (w, from, to) -> {
+          for (int t = from; t < to; t++) {
+            int item = t / splits;
+            int part = t % splits;
+            int lo = (int) ((long) side * part / splits);
+            int hi = (int) ((long) side * (part + 1) / splits);
+            if (hi > lo) {
+              multiply(pa, pb, pc, item, splitRows, lo, hi);
+            }
+          }
+        });
+    pc.position(0).get((float[]) frame.values[out], 0, size);
+  }
+
+  private void multiply(
+      FloatPointer pa, FloatPointer pb, FloatPointer pc, int item, boolean rows, int lo, int hi) {
+    int mm = rows ? hi - lo : m;
+    int nn = rows ? n : hi - lo;
+    FloatPointer va = new FloatPointer(pa).position(a.offset(item, rows ? lo : 0, 0));
+    FloatPointer vb = new FloatPointer(pb).position(b.offset(item, 0, rows ? 0 : lo));
+    FloatPointer vc =
+        new FloatPointer(pc).position((long) item * m * n + (rows ? (long) lo * n : lo));
+    Blas.sgemm(a.trans, b.trans, mm, nn, k, va, a.ld, vb, b.ld, vc, n);
+  }
+
+  /** The operand in native memory: its buffer's mirror, or a staged copy. */
+  private FloatPointer stage(Frame frame, GemmOperand op, int slot, Object pack) {
+    CpuBuffer arg = frame.arguments[op.value];
+    if (arg != null && !op.packed) {
+      return arg.mirror();
+    }
+    float[] src = (float[]) frame.values[op.value];
+    FloatPointer p = staging.get(slot, op.stagedSize());
+    if (op.packed) {
+      op.view.merged().read(DType.F32, src, 0, op.stagedSize(), pack, 0);
+      src = (float[]) pack;
+    }
+    p.position(0).put(src, 0, op.stagedSize());
+    return p;
+  }
+
+  private void runF64(Frame frame) {
+    double[] x = packF64(frame, a, (double[]) packA);
+    double[] y = packF64(frame, b, (double[]) packB);
+    double[] c = (double[]) frame.values[out];
+    for (int item = 0; item < a.batch; item++) {
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+          double s = 0;
+          for (int p = 0; p < k; p++) {
+            s += x[a.offset(item, i, p)] * y[b.offset(item, p, j)];
+          }
+          c[(item * m + i) * n + j] = s;
+        }
+      }
+    }
+  }
+
+  private static double[] packF64(Frame frame, GemmOperand op, double[] pack) {
+    double[] src = (double[]) frame.values[op.value];
+    if (!op.packed) {
+      return src;
+    }
+    op.view.merged().read(DType.F64, src, 0, op.stagedSize(), pack, 0);
+    return pack;
+  }
+
+  @Override
+  public int[] reads() {
+    return a.value == b.value ? new int[] {a.value} : new int[] {a.value, b.value};
+  }
+
+  @Override
+  public int writes() {
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return "Gemm[%" + out + " = " + a + " x " + b + "]";
+  }
+}

@@ -1,0 +1,130 @@
+package dev.javelin.backend.model;
+
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.graph.GraphBuilder;
+import dev.javelin.backend.graph.Node;
+import java.util.List;
+
+/**
+ * The Llama/Qwen2 decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(
+ * rope(q(n1 h)), rope(k(n1 h)), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
+ * {@code norm(h) W_head^T}. Attention is causal grouped-query attention with an additive bias that
+ * carries the causal and padding masks.
+ */
+public final class DecoderModel {
+  /** Added to masked attention scores; exp underflows to exactly 0 in f32. */
+  static final double MASKED = -1e9;
+
+  private final ModelConfig c;
+
+  public DecoderModel(ModelConfig config) {
+    this.c = config;
+  }
+
+  public ModelConfig config() {
+    return c;
+  }
+
+  /**
+   * Final hidden states (B, T, D), after the last RMSNorm.
+   *
+   * @param ids token ids (B, T) i32
+   * @param cos rotary cosines gathered at each token's position (B, T, Dh/2)
+   * @param sin rotary sines (B, T, Dh/2)
+   * @param bias additive attention bias (B, T, S): 0 where attending is allowed
+   */
+  public Node hidden(
+      GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Node bias, KvPolicy kv) {
+    Node h = g.gather(w.get(WeightSpec.EMBED), ids); // (B, T, D)
+    for (int i = 0; i < c.layers(); i++) {
+      Node n1 = NeuralOps.rmsNorm(g, h, w.layer(i, "input_layernorm.weight"), c.rmsNormEps());
+      h = g.add(h, attentionBlock(g, w, i, n1, cos, sin, bias, kv));
+      Node n2 =
+          NeuralOps.rmsNorm(g, h, w.layer(i, "post_attention_layernorm.weight"), c.rmsNormEps());
+      h = g.add(h, mlp(g, w, i, n2));
+    }
+    return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
+  }
+
+  /** Logits (..., V) of final hidden states (..., D). */
+  public Node logits(GraphBuilder g, ModelWeights w, Node hidden) {
+    Node head = c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
+    return g.matmulTransposed(hidden, head);
+  }
+
+  private Node mlp(GraphBuilder g, ModelWeights w, int i, Node x) {
+    Node gate = NeuralOps.linear(g, x, w.layer(i, "mlp.gate_proj.weight"), null);
+    Node up = NeuralOps.linear(g, x, w.layer(i, "mlp.up_proj.weight"), null);
+    return NeuralOps.linear(
+        g, g.mul(NeuralOps.silu(g, gate), up), w.layer(i, "mlp.down_proj.weight"), null);
+  }
+
+  private Node attentionBlock(
+      GraphBuilder g, ModelWeights w, int i, Node x, Node cos, Node sin, Node bias, KvPolicy kv) {
+    int t = x.shape().dim(1);
+    Node q = project(g, w, i, "q_proj", x, c.heads(), t); // (B, T, H, Dh)
+    Node k = project(g, w, i, "k_proj", x, c.kvHeads(), t); // (B, T, Hkv, Dh)
+    Node v = project(g, w, i, "v_proj", x, c.kvHeads(), t);
+    q = g.transpose(rotate(g, q, cos, sin), 0, 2, 1, 3); // (B, H, T, Dh)
+    k = g.transpose(rotate(g, k, cos, sin), 0, 2, 1, 3); // (B, Hkv, T, Dh)
+    v = g.transpose(v, 0, 2, 1, 3);
+    KvPolicy.Kv attend = kv.apply(i, k, v);
+    Node out = attention(g, q, attend.keys(), attend.values(), bias); // (B, T, H*Dh)
+    return NeuralOps.linear(g, out, w.layer(i, "self_attn.o_proj.weight"), null);
+  }
+
+  private Node project(
+      GraphBuilder g, ModelWeights w, int i, String proj, Node x, int heads, int t) {
+    Node y =
+        NeuralOps.linear(
+            g,
+            x,
+            w.layer(i, "self_attn." + proj + ".weight"),
+            w.layer(i, "self_attn." + proj + ".bias"));
+    return g.reshape(y, x.shape().dim(0), t, heads, c.headDim());
+  }
+
+  /**
+   * Rotary embedding in the rotate-half layout: with x = [x1, x2], {@code [x1 cos - x2 sin, x2 cos
+   * + x1 sin]}. x (B, T, heads, Dh); cos, sin (B, T, Dh/2).
+   */
+  private Node rotate(GraphBuilder g, Node x, Node cos, Node sin) {
+    int half = c.headDim() / 2;
+    Shape hs = halfShape(x.shape(), half);
+    Node cb = g.broadcastInDim(cos, hs, 0, 1, 3);
+    Node sb = g.broadcastInDim(sin, hs, 0, 1, 3);
+    Node x1 = g.sliceAxis(x, 3, 0, half);
+    Node x2 = g.sliceAxis(x, 3, half, 2 * half);
+    Node r1 = g.sub(g.mul(x1, cb), g.mul(x2, sb));
+    Node r2 = g.add(g.mul(x2, cb), g.mul(x1, sb));
+    return g.concatenate(3, List.of(r1, r2));
+  }
+
+  private static Shape halfShape(Shape s, int half) {
+    return Shape.of(s.dim(0), s.dim(1), s.dim(2), half);
+  }
+
+  /**
+   * Grouped-query attention: the G = H/Hkv query heads sharing a key/value head are stacked into
+   * the rows of one matrix product, so keys are never repeated. q (B, H, T, Dh); k, v (B, Hkv, S,
+   * Dh); bias (B, T, S). Returns (B, T, H·Dh).
+   */
+  Node attention(GraphBuilder g, Node q, Node k, Node v, Node bias) {
+    int b = q.shape().dim(0);
+    int t = q.shape().dim(2);
+    int s = k.shape().dim(2);
+    int hkv = c.kvHeads();
+    int grp = c.groupSize();
+    int dh = c.headDim();
+    Node qs = g.mul(q, g.full(q, 1.0 / Math.sqrt(dh)));
+    Node q4 = g.reshape(qs, b, hkv, grp * t, dh);
+    int[] batch = {0, 1};
+    Node scores = g.dotGeneral(q4, k, batch, batch, new int[] {3}, new int[] {3}); // (B,Hkv,GT,S)
+    Shape s5 = Shape.of(b, hkv, grp, t, s);
+    Node biased = g.add(g.reshape(scores, s5), g.broadcastInDim(bias, s5, 0, 3, 4));
+    Node probs = g.reshape(NeuralOps.softmax(g, biased), b, hkv, grp * t, s);
+    Node ctx = g.dotGeneral(probs, v, batch, batch, new int[] {3}, new int[] {2}); // (B,Hkv,GT,Dh)
+    Node heads = g.transpose(g.reshape(ctx, b, c.heads(), t, dh), 0, 2, 1, 3); // (B,T,H,Dh)
+    return g.reshape(heads, b, t, c.heads() * dh);
+  }
+}

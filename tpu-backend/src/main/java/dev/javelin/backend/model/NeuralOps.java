@@ -1,0 +1,75 @@
+package dev.javelin.backend.model;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.graph.GraphBuilder;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Op.Direction;
+import java.util.Arrays;
+
+/**
+ * Neural-network building blocks written with the primitive ops of {@link GraphBuilder}, so that
+ * autodiff and lowering see only primitives. All functions act on the last axis.
+ */
+public final class NeuralOps {
+  private NeuralOps() {}
+
+  /** RMSNorm: {@code y = x · rsqrt(mean(x²) + ε) · w}. x (..., D), w (D). */
+  public static Node rmsNorm(GraphBuilder g, Node x, Node w, double eps) {
+    Shape s = x.shape();
+    int last = s.rank() - 1;
+    Node sumSq = g.reduceSum(g.mul(x, x), last); // (...)
+    Node ms = g.mul(sumSq, g.full(sumSq, 1.0 / s.dim(last)));
+    Node inv = g.rsqrt(g.add(ms, g.full(ms, eps))); // (...)
+    Node scaled = g.mul(x, broadcastKeep(g, inv, s));
+    return g.mul(scaled, g.broadcastTo(w, s));
+  }
+
+  /** {@code x W^T (+ b)} with an {@code nn.Linear} weight W (out, in). x (..., in). */
+  public static Node linear(GraphBuilder g, Node x, Node w, Node bias) {
+    Node y = g.matmulTransposed(x, w);
+    return bias == null ? y : g.add(y, g.broadcastTo(bias, y.shape()));
+  }
+
+  /** SiLU: {@code x · σ(x)}. */
+  public static Node silu(GraphBuilder g, Node x) {
+    return g.mul(x, g.logistic(x));
+  }
+
+  /** Softmax over the last axis, max-shifted for stability. */
+  public static Node softmax(GraphBuilder g, Node x) {
+    int last = x.shape().rank() - 1;
+    Node m = broadcastKeep(g, g.reduceMax(x, last), x.shape());
+    Node e = g.exp(g.sub(x, m));
+    return g.div(e, broadcastKeep(g, g.reduceSum(e, last), x.shape()));
+  }
+
+  /** {@code x - logsumexp(x)} over the last axis. */
+  public static Node logSoftmax(GraphBuilder g, Node x) {
+    int last = x.shape().rank() - 1;
+    Node m = broadcastKeep(g, g.reduceMax(x, last), x.shape());
+    Node shifted = g.sub(x, m);
+    Node lse = g.log(g.reduceSum(g.exp(shifted), last));
+    return g.sub(shifted, broadcastKeep(g, lse, x.shape()));
+  }
+
+  /** Broadcasts a tensor that lost the last axis of {@code full} back to {@code full}. */
+  public static Node broadcastKeep(GraphBuilder g, Node reduced, Shape full) {
+    int[] dims = new int[reduced.shape().rank()];
+    for (int i = 0; i < dims.length; i++) {
+      dims[i] = i;
+    }
+    return g.broadcastInDim(reduced, full, dims);
+  }
+
+  /** One-hot (..., V) of integer ids (...), in floating type {@code dtype}. */
+  public static Node oneHot(GraphBuilder g, Node ids, int depth, DType dtype) {
+    int[] dims = ids.shape().dims();
+    int[] out = Arrays.copyOf(dims, dims.length + 1);
+    out[dims.length] = depth;
+    Shape s = Shape.of(out);
+    Node iota = g.iota(DType.I32, s, dims.length);
+    Node hit = g.compare(iota, broadcastKeep(g, ids, s), Direction.EQ);
+    return g.select(hit, g.constant(1, dtype, s), g.constant(0, dtype, s));
+  }
+}

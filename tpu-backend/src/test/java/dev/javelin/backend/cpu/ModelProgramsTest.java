@@ -1,0 +1,76 @@
+package dev.javelin.backend.cpu;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.cpu.bench.ModelInputs;
+import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.ModelPrograms;
+import dev.javelin.backend.model.TrainPrograms;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.reference.ReferenceDevice;
+import dev.javelin.backend.testing.Tensors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real programs of the framework (forward, log-probs, prefill, decode, the fused train step and
+ * the log-prob VJP) on the cpu device against the reference device, on a micro Qwen2-style config
+ * (grouped-query attention, q/k/v biases, tied embeddings).
+ */
+class ModelProgramsTest {
+  private static final ModelConfig MICRO =
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+
+  /** Whole-model tolerance: the products accumulate in f32 here and in f64 in the reference. */
+  private static final double TOL = 1e-4;
+
+  private static final int B = 3;
+  private static final int T = 7;
+  private static final int SLOT = 9;
+
+  @Test
+  void forwardAndLogProbs() {
+    check(ModelPrograms.forward(MICRO, B, T, MICRO.maxPositions()), T);
+    check(ModelPrograms.logProbs(MICRO, B, T, MICRO.maxPositions()), T);
+  }
+
+  @Test
+  void prefillAndDecode() {
+    check(ModelPrograms.prefill(MICRO, B, T, 12, MICRO.maxPositions()), T);
+    check(ModelPrograms.decode(MICRO, B, 12, MICRO.maxPositions()), 1);
+  }
+
+  @Test
+  void fusedTrainStep() {
+    Program p =
+        TrainPrograms.fused(
+            MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+    check(p, T);
+  }
+
+  @Test
+  void logProbVjp() {
+    VjpPrograms vjp = TrainPrograms.logProbsVjp(MICRO, B, T, MICRO.maxPositions());
+    List<Tensor> in = inputs(vjp.forward(), T);
+    List<Tensor> results = CpuCheck.matches(vjp.forward(), TOL, in);
+    List<Tensor> expected = ReferenceDevice.evaluate(vjp.forward(), in);
+    Random rng = new Random(5);
+    List<Tensor> cotangents = new ArrayList<>();
+    for (int i : vjp.cotangentOutputs()) {
+      cotangents.add(Tensors.uniform(rng, DType.F32, results.get(i).shape(), -1, 1));
+    }
+    CpuCheck.matches(vjp.backward(), TOL, vjp.backwardArguments(in, expected, cotangents));
+  }
+
+  private static void check(Program p, int t) {
+    CpuCheck.matches(p, TOL, inputs(p, t));
+  }
+
+  private static List<Tensor> inputs(Program p, int t) {
+    return ModelInputs.of(MICRO, p, t, SLOT);
+  }
+}
