@@ -1,0 +1,57 @@
+package dev.javelin.sampler.engine;
+
+import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.model.SlotDecoder;
+import java.util.List;
+
+/** {@link TokenModel} over the backend's {@link SlotDecoder}: the KV cache stays on the device. */
+public final class SlotTokenModel implements TokenModel, AutoCloseable {
+  private final SlotDecoder decoder;
+  private final int vocab;
+
+  /** Opens a cache of {@code rows} slots with at least {@code capacity} positions each. */
+  public SlotTokenModel(PolicyModel model, int rows, int capacity) {
+    this.decoder = SlotDecoder.open(model, rows, capacity);
+    this.vocab = model.config().vocabSize();
+  }
+
+  @Override
+  public int rows() {
+    return decoder.rows();
+  }
+
+  @Override
+  public int capacity() {
+    return decoder.capacity();
+  }
+
+  @Override
+  public int vocab() {
+    return vocab;
+  }
+
+  @Override
+  public float[] prefill(List<int[]> prompts) {
+    return decoder.prefill(prompts).data();
+  }
+
+  @Override
+  public float[] prefillRows(int[] rows, List<int[]> prompts) {
+    return decoder.prefillRows(rows, prompts).data();
+  }
+
+  @Override
+  public float[] step(int[] tokens, int[] positions, boolean[] active) {
+    return decoder.step(tokens, positions, active).data();
+  }
+
+  @Override
+  public void compact(int[] keep) {
+    decoder.compact(keep);
+  }
+
+  @Override
+  public void close() {
+    decoder.close();
+  }
+}

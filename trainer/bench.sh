@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Trainer time per GRPO step on the arith-grpo shape (see TrainerBench's javadoc):
+# old log-probs, the PPO update and an SFT step, medians over timed steps.
+# Usage: trainer/bench.sh [steps] [microBatch] [skipOld]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+cpfile="$root/trainer/target/bench-classpath.txt"
+./mvnw -B -q -pl trainer -am test-compile -Dspotless.check.skip=true ${MVN_EXTRA:-}
+./mvnw -B -q -pl trainer dependency:build-classpath -Dmdep.outputFile="$cpfile" ${MVN_EXTRA:-} >/dev/null
+cp="trainer/target/classes:trainer/target/test-classes:$(cat "$cpfile")"
+java -cp "$cp" dev.javelin.trainer.bench.TrainerBench "${1:-30}" "${2:-256}" "${3:-false}"

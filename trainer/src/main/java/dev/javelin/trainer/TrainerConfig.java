@@ -1,0 +1,147 @@
+package dev.javelin.trainer;
+
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.grpo.ActorLossConfig;
+import java.util.Objects;
+
+/**
+ * The trainer's settings, with the VeRL key each one comes from. Batch sizes count samples
+ * (responses): VeRL's {@code ppo_mini_batch_size} counts prompts, so the driver passes it times
+ * {@code rollout.n}.
+ *
+ * @param ppoEpochs {@code actor_rollout_ref.actor.ppo_epochs}: passes over each batch, &gt;= 1
+ * @param miniBatchSize {@code actor_rollout_ref.actor.ppo_mini_batch_size} × n: samples per
+ *     optimizer step
+ * @param microBatchSize {@code actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu}: samples per
+ *     forward/backward; must divide {@code miniBatchSize} (gradients are accumulated exactly)
+ * @param logProbMicroBatchSize {@code actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu}:
+ *     samples per old/ref log-prob pass
+ * @param temperature τ, {@code actor_rollout_ref.rollout.temperature}: log-probs are taken at the
+ *     sampling temperature, as VeRL does
+ * @param optimizer {@code actor_rollout_ref.actor.optim.*} and {@code actor.grad_clip}
+ * @param schedule the LR as a function of the optimizer step ({@code optim.lr}, warmup)
+ * @param loss the actor loss (policy loss incl. rollout correction, entropy, KL)
+ * @param useReference keep a frozen reference copy ({@code use_kl_loss} or {@code
+ *     use_kl_in_reward})
+ * @param shuffle {@code actor_rollout_ref.actor.shuffle}: permute samples before each epoch
+ * @param seed seeds the shuffle; each (step, epoch) permutation is a pure function of it, so resume
+ *     needs no RNG state
+ * @param modelType the {@code model_type} written to checkpoints' config.json (llama or qwen2)
+ */
+public record TrainerConfig(
+    int ppoEpochs,
+    int miniBatchSize,
+    int microBatchSize,
+    int logProbMicroBatchSize,
+    double temperature,
+    AdamWConfig optimizer,
+    LrSchedule schedule,
+    ActorLossConfig loss,
+    boolean useReference,
+    boolean shuffle,
+    long seed,
+    String modelType) {
+
+  /** Validates every field, naming the recipe key. */
+  public TrainerConfig {
+    positive("actor_rollout_ref.actor.ppo_epochs", ppoEpochs);
+    positive("actor_rollout_ref.actor.ppo_mini_batch_size", miniBatchSize);
+    positive("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", microBatchSize);
+    positive("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", logProbMicroBatchSize);
+    if (miniBatchSize % microBatchSize != 0) {
+      throw new IllegalArgumentException(
+          "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu ("
+              + microBatchSize
+              + ") must divide the mini-batch of "
+              + miniBatchSize
+              + " samples");
+    }
+    if (!(temperature > 0) || !Double.isFinite(temperature)) {
+      throw new IllegalArgumentException(
+          "actor_rollout_ref.rollout.temperature must be > 0 for training, got " + temperature);
+    }
+    Objects.requireNonNull(optimizer, "optimizer");
+    Objects.requireNonNull(schedule, "schedule");
+    Objects.requireNonNull(loss, "loss");
+    if (loss.useKlLoss() && !useReference) {
+      throw new IllegalArgumentException(
+          "actor_rollout_ref.actor.use_kl_loss needs the reference policy (useReference)");
+    }
+    if (!"llama".equals(modelType) && !"qwen2".equals(modelType)) {
+      throw new IllegalArgumentException(
+          "modelType must be llama or qwen2, got '" + modelType + "'");
+    }
+  }
+
+  /**
+   * A config with VeRL's defaults for the rest: one epoch, no shuffle, log-prob passes in
+   * micro-batches of {@code microBatchSize}, a reference model only when the loss uses KL.
+   */
+  public static TrainerConfig of(
+      int miniBatchSize,
+      int microBatchSize,
+      double temperature,
+      AdamWConfig optimizer,
+      LrSchedule schedule,
+      ActorLossConfig loss) {
+    return new TrainerConfig(
+        1,
+        miniBatchSize,
+        microBatchSize,
+        microBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        loss.useKlLoss(),
+        false,
+        0L,
+        "llama");
+  }
+
+  /** This config with {@code ppo_epochs} and {@code shuffle} set. */
+  public TrainerConfig withEpochs(int epochs, boolean shuffleEach) {
+    return new TrainerConfig(
+        epochs,
+        miniBatchSize,
+        microBatchSize,
+        logProbMicroBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffleEach,
+        seed,
+        modelType);
+  }
+
+  /** This config with another micro-batch size (for log-prob passes too). */
+  public TrainerConfig withMicroBatchSize(int micro) {
+    return new TrainerConfig(
+        ppoEpochs,
+        miniBatchSize,
+        micro,
+        micro,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffle,
+        seed,
+        modelType);
+  }
+
+  /** Whether the old log-probs are the sampler's ({@code bypass_mode}) rather than recomputed. */
+  public boolean bypassesOldLogProbs() {
+    return loss.policyLoss().rolloutCorrection().bypassMode();
+  }
+
+  private static void positive(String key, int v) {
+    if (v < 1) {
+      throw new IllegalArgumentException(key + " must be >= 1, got " + v);
+    }
+  }
+}

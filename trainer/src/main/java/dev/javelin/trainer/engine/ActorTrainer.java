@@ -1,0 +1,287 @@
+package dev.javelin.trainer.engine;
+
+import dev.javelin.backend.Device;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.model.PolicyTrainer;
+import dev.javelin.backend.model.PolicyTrainer.Cotangents;
+import dev.javelin.backend.model.PolicyTrainer.StepResult;
+import dev.javelin.backend.model.TokenBatch;
+import dev.javelin.backend.model.TokenLogProbs;
+import dev.javelin.grpo.ActorLoss;
+import dev.javelin.grpo.LossResult;
+import dev.javelin.grpo.PolicyBatch;
+import dev.javelin.trainer.PolicyRole;
+import dev.javelin.trainer.SftExample;
+import dev.javelin.trainer.TrainSample;
+import dev.javelin.trainer.Trainer;
+import dev.javelin.trainer.TrainerConfig;
+import dev.javelin.trainer.TrainerState;
+import dev.javelin.weightsync.WeightSnapshot;
+import dev.javelin.weightsync.WireType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The {@link Trainer} over the device backend: the policy and its AdamW state on the device, a
+ * frozen reference copy when the config asks for one, and the grpo library's {@link ActorLoss} fed
+ * into the model's VJP backward as the cotangent of the per-token log-probs and entropies.
+ *
+ * <p>Shapes: micro-batches all hold {@code microBatchSize} rows and the model pads lengths to
+ * buckets, so a run compiles a handful of programs once and reuses them every step.
+ */
+public final class ActorTrainer implements Trainer {
+  private final TrainerConfig config;
+  private final PolicyModel policy;
+  private final PolicyModel reference;
+  private final PolicyTrainer optimizer;
+  private final Device ownedDevice;
+
+  /**
+   * Starts from {@code initial}; the reference policy (if any) stays at {@code initial}. The caller
+   * keeps owning {@code device}.
+   */
+  public ActorTrainer(Device device, ModelCheckpoint initial, TrainerConfig config) {
+    this(device, initial, config, false);
+  }
+
+  /** Like the constructor, but {@link #close} also closes {@code device} (for factories). */
+  public static ActorTrainer owning(Device device, ModelCheckpoint initial, TrainerConfig config) {
+    return new ActorTrainer(device, initial, config, true);
+  }
+
+  private ActorTrainer(Device device, ModelCheckpoint initial, TrainerConfig config, boolean own) {
+    this.ownedDevice = own ? device : null;
+    this.config = config;
+    this.policy = PolicyModel.of(device, initial);
+    this.reference = config.useReference() ? PolicyModel.of(device, initial) : null;
+    this.optimizer = new PolicyTrainer(policy, config.optimizer(), config.schedule());
+  }
+
+  public TrainerConfig config() {
+    return config;
+  }
+
+  @Override
+  public float[][] logProbs(List<TrainSample> samples, PolicyRole role) {
+    PolicyModel model = role == PolicyRole.ACTOR ? policy : requireReference();
+    float[][] out = new float[samples.size()][];
+    int chunk = config.logProbMicroBatchSize();
+    for (int from = 0; from < samples.size(); from += chunk) {
+      List<TrainSample> part = samples.subList(from, Math.min(samples.size(), from + chunk));
+      PackedBatch packed = pack(part, TrainSample::promptIds, TrainSample::responseIds);
+      TokenLogProbs lp = model.logProbs(packed.tokens(), (float) config.temperature());
+      for (int i = 0; i < part.size(); i++) {
+        out[from + i] = packed.responseValues(lp.logp(), i);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Map<String, Double> update(List<TrainSample> samples) {
+    checkUpdateBatch(samples);
+    MetricSums sums = new MetricSums();
+    long startStep = optimizer.stepCount();
+    int mini = config.miniBatchSize();
+    for (int epoch = 0; epoch < config.ppoEpochs(); epoch++) {
+      List<TrainSample> order =
+          EpochOrder.of(samples, config.shuffle(), config.seed(), startStep, epoch);
+      for (int from = 0; from < order.size(); from += mini) {
+        updateMiniBatch(order.subList(from, from + mini), sums);
+      }
+    }
+    return sums.means();
+  }
+
+  /** One optimizer step: micro-batch log-probs → ActorLoss → cotangents → accumulated grads. */
+  private void updateMiniBatch(List<TrainSample> samples, MetricSums sums) {
+    MiniBatch mb = MiniBatch.of(samples, config.loss().policyLoss(), config.loss().useKlLoss());
+    int micro = config.microBatchSize();
+    int width = mb.width();
+    List<PackedBatch> packs = new ArrayList<>();
+    List<TokenBatch> tokens = new ArrayList<>();
+    for (int from = 0; from < samples.size(); from += micro) {
+      PackedBatch p =
+          pack(
+              samples.subList(from, from + micro),
+              TrainSample::promptIds,
+              TrainSample::responseIds);
+      packs.add(p);
+      tokens.add(p.tokens());
+    }
+    StepResult r =
+        optimizer.step(
+            tokens,
+            (float) config.temperature(),
+            (i, stats) -> {
+              PackedBatch p = packs.get(i);
+              PolicyBatch batch =
+                  mb.micro(
+                      i * micro,
+                      (i + 1) * micro,
+                      p.responseColumns(stats.logp(), width),
+                      p.responseColumns(stats.entropy(), width));
+              LossResult loss = ActorLoss.compute(batch, config.loss(), mb.global());
+              sums.addMicro(loss.metrics());
+              return new Cotangents(
+                  loss.value(),
+                  p.tokenColumns(loss.dLogProb(), width),
+                  p.tokenColumns(loss.dEntropy(), width));
+            });
+    Map<String, Double> step = new LinkedHashMap<>(mb.correctionMetrics());
+    step.put("actor/grad_norm", r.gradNorm());
+    step.put("actor/lr", r.lr());
+    step.put("actor/skipped_steps", r.applied() ? 0.0 : 1.0);
+    sums.endStep(step);
+  }
+
+  @Override
+  public Map<String, Double> sftStep(List<SftExample> examples) {
+    if (examples.isEmpty()) {
+      throw new IllegalArgumentException("an SFT step needs at least one example");
+    }
+    long n = 0;
+    for (SftExample e : examples) {
+      n += e.responseIds().length;
+    }
+    double scale = 1.0 / n; // token-mean over the whole step's responses
+    List<PackedBatch> packs = new ArrayList<>();
+    List<TokenBatch> tokens = new ArrayList<>();
+    int micro = config.microBatchSize();
+    for (int from = 0; from < examples.size(); from += micro) {
+      List<SftExample> part = examples.subList(from, Math.min(examples.size(), from + micro));
+      PackedBatch p = pack(part, SftExample::promptIds, SftExample::responseIds);
+      packs.add(p);
+      tokens.add(p.tokens());
+    }
+    StepResult r =
+        optimizer.step(tokens, 1f, (i, stats) -> crossEntropy(packs.get(i), stats, scale));
+    Map<String, Double> out = new LinkedHashMap<>();
+    out.put("sft/loss", r.loss());
+    out.put("sft/grad_norm", r.gradNorm());
+    out.put("sft/lr", r.lr());
+    out.put("sft/tokens", (double) n);
+    return out;
+  }
+
+  /** L = −scale · Σ log π over response tokens; ∂L/∂logπ = −scale there. */
+  private static Cotangents crossEntropy(PackedBatch p, TokenLogProbs stats, double scale) {
+    int w = p.maxResponse();
+    double[] lp = p.responseColumns(stats.logp(), w); // (B, R)
+    double[] d = new double[lp.length];
+    double loss = 0;
+    for (int row = 0; row < p.rows(); row++) {
+      for (int k = 0; k < p.responseLength(row); k++) {
+        loss -= scale * lp[row * w + k];
+        d[row * w + k] = -scale;
+      }
+    }
+    return new Cotangents(loss, p.tokenColumns(d, w), p.tokenColumns(null, w));
+  }
+
+  @Override
+  public WeightSnapshot snapshot(long version, WireType type) {
+    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
+    for (Map.Entry<String, Tensor.F32> e : policy.checkpoint().ordered().entrySet()) {
+      b.add(e.getKey(), e.getValue().shape().dims(), e.getValue().data());
+    }
+    return b.build();
+  }
+
+  @Override
+  public long optimizerSteps() {
+    return optimizer.stepCount();
+  }
+
+  /** The policy's current weights on the host (HF names). */
+  public ModelCheckpoint policyCheckpoint() {
+    return policy.checkpoint();
+  }
+
+  /** AdamW moments on the host, by program name ({@code m.<weight>}, {@code v.<weight>}). */
+  Map<String, Tensor> optimizerState() {
+    return optimizer.optimizerState();
+  }
+
+  @Override
+  public void saveCheckpoint(Path dir, Map<String, String> extra) {
+    CheckpointFiles.save(dir, policy, optimizer, config.modelType(), extra);
+  }
+
+  @Override
+  public TrainerState loadCheckpoint(Path dir) {
+    return CheckpointFiles.load(dir, policy, optimizer);
+  }
+
+  private void checkUpdateBatch(List<TrainSample> samples) {
+    if (samples.isEmpty() || samples.size() % config.miniBatchSize() != 0) {
+      throw new IllegalArgumentException(
+          "the batch of "
+              + samples.size()
+              + " samples must be a non-zero multiple of actor_rollout_ref.actor.ppo_mini_batch_size"
+              + " × rollout.n = "
+              + config.miniBatchSize());
+    }
+    boolean needOld = !config.bypassesOldLogProbs() && !isOnPolicy(samples.size());
+    boolean withOld = samples.get(0).oldLogProbs() != null;
+    boolean kl = config.loss().useKlLoss();
+    for (TrainSample s : samples) {
+      if ((needOld || withOld) && s.oldLogProbs() == null) {
+        throw new IllegalArgumentException(
+            "sample '"
+                + s.promptUid()
+                + "' has no oldLogProbs: call logProbs(ACTOR) first (only an on-policy update,"
+                + " one mini-batch and one epoch, may leave them out of every sample)");
+      }
+      if (kl && s.refLogProbs() == null) {
+        throw new IllegalArgumentException(
+            "use_kl_loss is on but sample '" + s.promptUid() + "' has no refLogProbs");
+      }
+    }
+  }
+
+  /**
+   * One mini-batch and one epoch: π_old is the current policy, so the old log-probs equal the
+   * update's own forward pass and the separate pass can be skipped (VeRL's dp_actor does the same).
+   */
+  public boolean isOnPolicy(int batchSize) {
+    return config.ppoEpochs() == 1 && batchSize == config.miniBatchSize();
+  }
+
+  private PolicyModel requireReference() {
+    if (reference == null) {
+      throw new IllegalStateException(
+          "no reference policy: enable actor_rollout_ref.actor.use_kl_loss (or useReference)");
+    }
+    return reference;
+  }
+
+  private static <T> PackedBatch pack(
+      List<T> items, Function<T, int[]> prompt, Function<T, int[]> response) {
+    List<int[]> prompts = new ArrayList<>(items.size());
+    List<int[]> responses = new ArrayList<>(items.size());
+    for (T t : items) {
+      prompts.add(prompt.apply(t));
+      responses.add(response.apply(t));
+    }
+    return PackedBatch.of(prompts, responses);
+  }
+
+  @Override
+  public void close() {
+    optimizer.close();
+    policy.close();
+    if (reference != null) {
+      reference.close();
+    }
+    if (ownedDevice != null) {
+      ownedDevice.close();
+    }
+  }
+}

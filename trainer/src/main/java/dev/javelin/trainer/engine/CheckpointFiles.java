@@ -1,0 +1,118 @@
+package dev.javelin.trainer.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.model.PolicyTrainer;
+import dev.javelin.backend.model.WeightSpec;
+import dev.javelin.backend.safetensors.SafetensorsFile;
+import dev.javelin.backend.safetensors.SafetensorsWriter;
+import dev.javelin.backend.safetensors.StorageType;
+import dev.javelin.trainer.TrainerState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The files of one trainer checkpoint: {@code config.json} + {@code model.safetensors} (HF names,
+ * f32 so that resume is exact), {@code optimizer.safetensors} (AdamW moments {@code m.*}, {@code
+ * v.*}) and {@code trainer_state.json} (optimizer step count and the driver's extra state). The LR
+ * schedule is a pure function of the step count, so the count is its whole state.
+ */
+final class CheckpointFiles {
+  static final String OPTIMIZER = "optimizer.safetensors";
+  static final String STATE = "trainer_state.json";
+  private static final String FORMAT = "javelin-trainer-state/1";
+  private static final int MAX_STATE_BYTES = 16 << 20;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private CheckpointFiles() {}
+
+  static void save(
+      Path dir,
+      PolicyModel model,
+      PolicyTrainer optimizer,
+      String modelType,
+      Map<String, String> extra) {
+    model.save(dir, modelType, StorageType.F32);
+    SafetensorsWriter.write(
+        dir.resolve(OPTIMIZER),
+        optimizer.optimizerState(),
+        StorageType.F32,
+        Map.of("optimizer_steps", Long.toString(optimizer.stepCount())));
+    ObjectNode root = JSON.createObjectNode();
+    root.put("format", FORMAT);
+    root.put("optimizer_steps", optimizer.stepCount());
+    ObjectNode ex = root.putObject("extra");
+    extra.forEach(ex::put);
+    try {
+      Files.write(
+          dir.resolve(STATE), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir.resolve(STATE), e);
+    }
+  }
+
+  static TrainerState load(Path dir, PolicyModel model, PolicyTrainer optimizer) {
+    TrainerState state = readState(dir.resolve(STATE));
+    Map<String, Tensor.F32> loaded = new LinkedHashMap<>();
+    try (SafetensorsFile f = SafetensorsFile.open(dir.resolve("model.safetensors"))) {
+      for (WeightSpec spec : WeightSpec.layout(model.config())) {
+        String name = spec.name();
+        if (!f.contains(name)) {
+          throw new IllegalArgumentException(
+              dir + ": model.safetensors lacks weight '" + name + "'");
+        }
+        loaded.put(name, f.readF32(name));
+      }
+    }
+    Map<String, Tensor> moments = new LinkedHashMap<>();
+    try (SafetensorsFile f = SafetensorsFile.open(dir.resolve(OPTIMIZER))) {
+      for (String name : f.tensors().keySet()) {
+        moments.put(name, f.read(name));
+      }
+    }
+    model.loadWeights(loaded);
+    optimizer.restore(moments, state.optimizerSteps());
+    return state;
+  }
+
+  private static TrainerState readState(Path file) {
+    JsonNode root;
+    try {
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException("checkpoint has no " + STATE + ": " + file);
+      }
+      if (Files.size(file) > MAX_STATE_BYTES) {
+        throw new IllegalArgumentException(file + " is larger than " + MAX_STATE_BYTES + " bytes");
+      }
+      root = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+    if (root == null || !FORMAT.equals(root.path("format").asText())) {
+      throw new IllegalArgumentException(file + ": not a " + FORMAT + " file");
+    }
+    JsonNode steps = root.get("optimizer_steps");
+    if (steps == null || !steps.canConvertToLong() || steps.asLong() < 0) {
+      throw new IllegalArgumentException(file + ": optimizer_steps must be an integer >= 0");
+    }
+    Map<String, String> extra = new LinkedHashMap<>();
+    JsonNode ex = root.path("extra");
+    if (!ex.isMissingNode() && !ex.isObject()) {
+      throw new IllegalArgumentException(file + ": extra must be an object of strings");
+    }
+    for (Map.Entry<String, JsonNode> e : ex.properties()) {
+      if (!e.getValue().isTextual()) {
+        throw new IllegalArgumentException(file + ": extra." + e.getKey() + " must be a string");
+      }
+      extra.put(e.getKey(), e.getValue().asText());
+    }
+    return new TrainerState(steps.asLong(), extra);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.javelin.trainer;
+
+import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.grpo.ActorLossConfig;
+import dev.javelin.grpo.KlEstimator;
+import dev.javelin.grpo.PolicyLossConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** A micro model and random GRPO-shaped batches for trainer tests. */
+public final class Fixtures {
+  public static final int VOCAB = 24;
+
+  private Fixtures() {}
+
+  /** ~20k parameters, Llama-style (no qkv bias, untied head). */
+  public static ModelConfig microConfig() {
+    return new ModelConfig(VOCAB, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, false, false, 64);
+  }
+
+  public static ModelCheckpoint microCheckpoint(long seed) {
+    return ModelCheckpoint.random(microConfig(), seed, 0.1);
+  }
+
+  /** Constant LR, VeRL's AdamW defaults, GRPO's PPO-clip token-mean loss. */
+  public static TrainerConfig config(int mini, int micro) {
+    return TrainerConfig.of(
+        mini,
+        micro,
+        1.0,
+        AdamWConfig.defaults(),
+        new LrSchedule.Constant(1e-3),
+        ActorLossConfig.of(PolicyLossConfig.defaults()));
+  }
+
+  /** The same with a KL loss against the reference policy. */
+  public static TrainerConfig klConfig(int mini, int micro) {
+    TrainerConfig c = config(mini, micro);
+    return new TrainerConfig(
+        c.ppoEpochs(),
+        c.miniBatchSize(),
+        c.microBatchSize(),
+        c.logProbMicroBatchSize(),
+        c.temperature(),
+        c.optimizer(),
+        c.schedule(),
+        c.loss().withKlLoss(KlEstimator.K3, 0.1),
+        true,
+        false,
+        0L,
+        "llama");
+  }
+
+  /**
+   * {@code prompts} groups of {@code n} responses with varied prompt and response lengths, rollout
+   * log-probs near the uniform policy's, and group-relative ±1 advantages.
+   */
+  public static List<TrainSample> batch(long seed, int prompts, int n) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    List<TrainSample> out = new ArrayList<>();
+    for (int p = 0; p < prompts; p++) {
+      int[] prompt = tokens(rng, 2 + rng.nextInt(6));
+      for (int i = 0; i < n; i++) {
+        int[] response = tokens(rng, 1 + rng.nextInt(7));
+        float[] rollout = new float[response.length];
+        for (int k = 0; k < rollout.length; k++) {
+          rollout[k] = (float) (-Math.log(VOCAB) + 0.1 * rng.nextGaussian());
+        }
+        double score = rng.nextBoolean() ? 1 : 0;
+        out.add(
+            TrainSample.of("p" + seed + "-" + p, prompt, response, rollout, score, 2 * score - 1));
+      }
+    }
+    return out;
+  }
+
+  private static int[] tokens(SplittableRandom rng, int len) {
+    int[] t = new int[len];
+    for (int i = 0; i < len; i++) {
+      t[i] = rng.nextInt(VOCAB);
+    }
+    return t;
+  }
+}
