@@ -1,0 +1,95 @@
+package dev.javelin.backend.xla;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+
+/**
+ * The JNI entry points of the PJRT shim ({@code src/main/native/xla/pjrt_jni.c}, built by {@code
+ * tools/setup/pjrt-shim.sh}). Handles are raw native pointers as {@code long}; {@link PjrtPlugin},
+ * {@link XlaDevice} and friends own them. Every call throws {@link PjrtException} with the plugin's
+ * message on failure.
+ */
+final class PjrtNative {
+  static final String RESOURCE = "/dev/javelin/backend/xla/linux-x86_64/libjavelin_pjrt.so";
+
+  private static volatile Optional<String> loadFailure;
+
+  private PjrtNative() {}
+
+  /** Loads the shim once; empty when loaded, otherwise why it could not be. */
+  static synchronized Optional<String> load() {
+    if (loadFailure != null) {
+      return loadFailure;
+    }
+    loadFailure = tryLoad();
+    return loadFailure;
+  }
+
+  private static Optional<String> tryLoad() {
+    try (InputStream in = PjrtNative.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        return Optional.of(
+            "the PJRT JNI shim "
+                + RESOURCE
+                + " is not on the class path (built by tools/setup/pjrt-shim.sh during the"
+                + " tpu-backend build)");
+      }
+      Path tmp = Files.createTempFile("javelin_pjrt", ".so");
+      tmp.toFile().deleteOnExit();
+      Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+      System.load(tmp.toString());
+      return Optional.empty();
+    } catch (IOException | UnsatisfiedLinkError e) {
+      return Optional.of("cannot load the PJRT JNI shim: " + e.getMessage());
+    }
+  }
+
+  static native int headerMajorVersion();
+
+  static native int headerMinorVersion();
+
+  static native long loadPlugin(String path);
+
+  /** {struct_size, major, minor} of the plugin's API table. */
+  static native long[] apiVersion(long api);
+
+  static native void pluginInitialize(long api);
+
+  static native long clientCreate(long api, String[] optionNames, long[] optionValues);
+
+  static native void clientDestroy(long api, long client);
+
+  static native String platformName(long api, long client);
+
+  static native long[] addressableDevices(long api, long client);
+
+  static native long compile(long api, long client, byte[] mlirText, byte[] compileOptions);
+
+  static native long numOutputs(long api, long loadedExecutable);
+
+  static native void executableDestroy(long api, long loadedExecutable);
+
+  /** {@code data} is a float[], int[], double[] or boolean[] matching {@code type} and dims. */
+  static native long bufferFromHost(
+      long api, long client, long device, Object data, int type, long[] dims);
+
+  static native void bufferDestroy(long api, long buffer);
+
+  static native void bufferToHost(long api, long buffer, Object dst, long dstBytes);
+
+  static native long[] execute(long api, long loadedExecutable, long[] arguments, int numOutputs);
+
+  static native String platformVersion(long api, long client);
+
+  /** The plugin's serialized form of a loaded executable, for the on-disk compile cache. */
+  static native byte[] serialize(long api, long loadedExecutable);
+
+  static native long deserializeAndLoad(long api, long client, byte[] serialized);
+
+  /** The device address behind a buffer (PJRT_Buffer_UnsafePointer). */
+  static native long bufferDeviceAddress(long api, long buffer);
+}

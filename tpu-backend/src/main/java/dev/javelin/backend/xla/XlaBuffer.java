@@ -1,0 +1,74 @@
+package dev.javelin.backend.xla;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
+
+/** A PJRT buffer resident on the device; closing destroys it (closing twice is a no-op). */
+final class XlaBuffer implements DeviceBuffer {
+  private final XlaDevice device;
+  private final Shape shape;
+  private final DType dtype;
+  private long handle;
+
+  XlaBuffer(XlaDevice device, long handle, Shape shape, DType dtype) {
+    this.device = device;
+    this.handle = handle;
+    this.shape = shape;
+    this.dtype = dtype;
+  }
+
+  @Override
+  public Shape shape() {
+    return shape;
+  }
+
+  @Override
+  public DType dtype() {
+    return dtype;
+  }
+
+  XlaDevice device() {
+    return device;
+  }
+
+  long handle() {
+    if (handle == 0) {
+      throw new IllegalStateException("buffer " + dtype.mlirName() + shape + " is closed");
+    }
+    return handle;
+  }
+
+  /** Where the data lives on the device; equal addresses mean the same memory. */
+  long deviceAddress() {
+    return PjrtNative.bufferDeviceAddress(device.api(), handle());
+  }
+
+  @Override
+  public Tensor toHost() {
+    Tensor t = Tensor.zeros(dtype, shape);
+    Object array;
+    if (t instanceof Tensor.F32 f) {
+      array = f.data();
+    } else if (t instanceof Tensor.F64 d) {
+      array = d.data();
+    } else if (t instanceof Tensor.I32 i) {
+      array = i.data();
+    } else {
+      array = ((Tensor.Pred) t).data();
+    }
+    PjrtNative.bufferToHost(device.api(), handle(), array, shape.size() * dtype.byteSize());
+    return t;
+  }
+
+  @Override
+  public void close() {
+    if (handle != 0) {
+      long h = handle;
+      handle = 0;
+      device.release(this);
+      PjrtNative.bufferDestroy(device.api(), h);
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package dev.javelin.backend.xla;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Device;
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Executable;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.stablehlo.StableHloPrinter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * A device behind a PJRT plugin ({@code xla:cpu}, {@code xla:gpu}, {@code tpu}): programs are
+ * printed as StableHLO text and compiled by the plugin; buffers stay on the device between runs.
+ * Runs on the client's first addressable device. Closing frees every buffer and executable still
+ * open, then the client.
+ */
+public final class XlaDevice implements Device {
+  private static final Logger LOG = Logger.getLogger(XlaDevice.class.getName());
+
+  private final String name;
+  private final PjrtPlugin plugin;
+  private final String platform;
+  private final long client;
+  private final long device;
+  private final CompileCache cache;
+  private final Set<AutoCloseable> live = Collections.newSetFromMap(new IdentityHashMap<>());
+  private boolean closed;
+
+  private XlaDevice(
+      String name,
+      PjrtPlugin plugin,
+      long client,
+      long device,
+      String platform,
+      CompileCache cache) {
+    this.name = name;
+    this.cache = cache;
+    this.plugin = plugin;
+    this.client = client;
+    this.device = device;
+    this.platform = platform;
+  }
+
+  /** Opens with the default compile cache folder ({@link CompileCache#defaultDir()}). */
+  public static XlaDevice open(String spec, PjrtPlugin plugin) {
+    return open(spec, plugin, CompileCache.defaultDir());
+  }
+
+  /**
+   * Creates a client on the plugin and binds its first addressable device.
+   *
+   * @param cacheDir where serialized executables are kept between runs; empty for memory only
+   */
+  public static XlaDevice open(String spec, PjrtPlugin plugin, Optional<Path> cacheDir) {
+    long client = PjrtNative.clientCreate(plugin.api(), new String[0], new long[0]);
+    try {
+      long[] devices = PjrtNative.addressableDevices(plugin.api(), client);
+      if (devices.length == 0) {
+        throw new IllegalStateException("PJRT plugin " + plugin.path() + " has no devices");
+      }
+      String platform = PjrtNative.platformName(plugin.api(), client);
+      LOG.info(
+          () ->
+              "opened "
+                  + spec
+                  + " on platform "
+                  + platform
+                  + " ("
+                  + devices.length
+                  + " devices, PJRT "
+                  + plugin.version()
+                  + ")");
+      String pluginId =
+          platform
+              + " "
+              + PjrtNative.platformVersion(plugin.api(), client)
+              + " pjrt "
+              + plugin.version()
+              + " "
+              + plugin.path().getFileName();
+      return new XlaDevice(
+          spec, plugin, client, devices[0], platform, new CompileCache(cacheDir, pluginId));
+    } catch (RuntimeException e) {
+      PjrtNative.clientDestroy(plugin.api(), client);
+      throw e;
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /** The plugin's platform name, e.g. {@code cpu}. */
+  public String platform() {
+    return platform;
+  }
+
+  public PjrtPlugin plugin() {
+    return plugin;
+  }
+
+  long api() {
+    return plugin.api();
+  }
+
+  @Override
+  public Executable compile(Program program) {
+    return compile(program, Donation.none());
+  }
+
+  /**
+   * Compiles with input/output aliasing: each donated argument is updated in place and consumed
+   * (closed) by every run.
+   */
+  public synchronized Executable compile(Program program, Donation donation) {
+    checkOpen();
+    donation.validate(program);
+    String module = donation.annotate(StableHloPrinter.print(program), program);
+    byte[] text = module.getBytes(StandardCharsets.UTF_8);
+    byte[] options = CompileOptions.singleDevice();
+    String key = cache.key(text, options);
+    long handle =
+        loadCached(program, key).orElseGet(() -> compileFresh(program, text, options, key));
+    XlaExecutable exe = new XlaExecutable(this, program, handle, donation);
+    live.add(exe);
+    long outputs;
+    try {
+      outputs = PjrtNative.numOutputs(api(), handle);
+    } catch (RuntimeException e) {
+      exe.close();
+      throw e;
+    }
+    if (outputs != program.outputs().size()) {
+      exe.close();
+      throw new IllegalStateException(
+          "PJRT compiled "
+              + program.name()
+              + " to "
+              + outputs
+              + " outputs but the program has "
+              + program.outputs().size());
+    }
+    return exe;
+  }
+
+  /** Compile-cache hits and misses so far (memory or disk). */
+  public int cacheHits() {
+    return cache.hits();
+  }
+
+  public int cacheMisses() {
+    return cache.misses();
+  }
+
+  private Optional<Long> loadCached(Program program, String key) {
+    Optional<byte[]> bytes = cache.get(key);
+    if (bytes.isEmpty()) {
+      return Optional.empty();
+    }
+    long start = System.nanoTime();
+    try {
+      long handle = PjrtNative.deserializeAndLoad(api(), client, bytes.get());
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      LOG.info(() -> "loaded " + program.name() + " on " + name + " from cache in " + ms + " ms");
+      return Optional.of(handle);
+    } catch (PjrtException e) {
+      LOG.warning(() -> "stale compile cache entry for " + program.name() + ": " + e.getMessage());
+      cache.evict(key);
+      return Optional.empty();
+    }
+  }
+
+  private long compileFresh(Program program, byte[] text, byte[] options, String key) {
+    long start = System.nanoTime();
+    long handle = PjrtNative.compile(api(), client, text, options);
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    LOG.info(() -> "compiled " + program.name() + " on " + name + " in " + ms + " ms");
+    try {
+      cache.put(key, PjrtNative.serialize(api(), handle));
+    } catch (PjrtException e) {
+      // A plugin that cannot serialize still runs; it just compiles every time.
+      LOG.info(() -> "not caching " + program.name() + ": " + e.getMessage());
+    }
+    return handle;
+  }
+
+  @Override
+  public synchronized DeviceBuffer upload(Tensor tensor) {
+    checkOpen();
+    Object data;
+    if (tensor instanceof Tensor.F32 f) {
+      data = f.data();
+    } else if (tensor instanceof Tensor.F64 d) {
+      data = d.data();
+    } else if (tensor instanceof Tensor.I32 i) {
+      data = i.data();
+    } else {
+      data = ((Tensor.Pred) tensor).data(); // JNI jboolean is one byte 0/1, like PRED
+    }
+    int[] dims = tensor.shape().dims();
+    long[] ldims = new long[dims.length];
+    for (int i = 0; i < dims.length; i++) {
+      ldims[i] = dims[i];
+    }
+    long handle =
+        PjrtNative.bufferFromHost(
+            api(), client, device, data, XlaDType.pjrtType(tensor.dtype()), ldims);
+    return adopt(handle, tensor.shape(), tensor.dtype());
+  }
+
+  synchronized XlaBuffer adopt(long handle, Shape shape, DType dtype) {
+    XlaBuffer b = new XlaBuffer(this, handle, shape, dtype);
+    live.add(b);
+    return b;
+  }
+
+  synchronized void release(AutoCloseable resource) {
+    live.remove(resource);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("device " + name + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    List<AutoCloseable> open;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      open = new ArrayList<>(live);
+    }
+    for (AutoCloseable r : open) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        LOG.warning(() -> "freeing " + r + " on close failed: " + e.getMessage());
+      }
+    }
+    PjrtNative.clientDestroy(api(), client);
+  }
+}

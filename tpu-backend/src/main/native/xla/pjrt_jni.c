@@ -1,0 +1,616 @@
+/*
+ * JNI shim over the PJRT C API for dev.javelin.backend.xla.PjrtNative.
+ *
+ * Why a shim: PJRT is a table of function pointers taking args structs; calling it needs native
+ * glue. Each entry point zeroes its args struct, sets struct_size to the header's *_STRUCT_SIZE,
+ * checks that the function's slot lies inside the plugin's table (an older plugin has a shorter
+ * table), and turns a PJRT_Error into a Java PjrtException carrying the plugin's message and code
+ * (the error is always destroyed). Handles cross the boundary as jlong.
+ */
+#include <dlfcn.h>
+#include <jni.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pjrt_c_api.h"
+
+#define API(a) ((const PJRT_Api*)(intptr_t)(a))
+
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNIEnv* env, jclass cls,
+                                                                            jlong a, jlong buffer);
+
+/* Throws dev.javelin.backend.xla.PjrtException(code, message). */
+static void throw_pjrt(JNIEnv* env, int code, const char* msg, size_t len) {
+  jclass cls = (*env)->FindClass(env, "dev/javelin/backend/xla/PjrtException");
+  if (cls == NULL) return;
+  jmethodID ctor = (*env)->GetMethodID(env, cls, "<init>", "(ILjava/lang/String;)V");
+  if (ctor == NULL) return;
+  char* copy = malloc(len + 1);
+  if (copy == NULL) return;
+  memcpy(copy, msg, len);
+  copy[len] = 0;
+  jstring jmsg = (*env)->NewStringUTF(env, copy);
+  free(copy);
+  jobject ex = (*env)->NewObject(env, cls, ctor, (jint)code, jmsg);
+  if (ex != NULL) (*env)->Throw(env, (jthrowable)ex);
+}
+
+static void throw_msg(JNIEnv* env, const char* msg) { throw_pjrt(env, -1, msg, strlen(msg)); }
+
+/* The slot of `field` must lie within the plugin's api->struct_size. */
+#define HAS_SLOT(api, field) \
+  (offsetof(PJRT_Api, field) + sizeof(void*) <= (api)->struct_size && (api)->field != NULL)
+
+#define REQUIRE_SLOT(env, api, field, ret)                                       \
+  do {                                                                           \
+    if (!HAS_SLOT(api, field)) {                                                 \
+      throw_msg(env, "PJRT plugin does not provide " #field " (its API table is too short)"); \
+      return ret;                                                                \
+    }                                                                            \
+  } while (0)
+
+/* Converts err into a pending Java exception and destroys it; returns 1 when there was an error. */
+static int check(JNIEnv* env, const PJRT_Api* api, PJRT_Error* err) {
+  if (err == NULL) return 0;
+  PJRT_Error_Message_Args m;
+  memset(&m, 0, sizeof m);
+  m.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE;
+  m.error = err;
+  api->PJRT_Error_Message(&m);
+  PJRT_Error_GetCode_Args c;
+  memset(&c, 0, sizeof c);
+  c.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE;
+  c.error = err;
+  PJRT_Error* cerr = api->PJRT_Error_GetCode(&c);
+  int code = cerr == NULL ? (int)c.code : 2;
+  throw_pjrt(env, code, m.message != NULL ? m.message : "(no message)",
+             m.message != NULL ? m.message_size : 12);
+  PJRT_Error_Destroy_Args d;
+  memset(&d, 0, sizeof d);
+  d.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+  d.error = err;
+  api->PJRT_Error_Destroy(&d);
+  if (cerr != NULL) {
+    d.error = cerr;
+    api->PJRT_Error_Destroy(&d);
+  }
+  return 1;
+}
+
+/* Frees an error whose message is not needed (a first failure is already being reported). */
+static void destroy_error(const PJRT_Api* api, PJRT_Error* err) {
+  if (err == NULL) return;
+  PJRT_Error_Destroy_Args e;
+  memset(&e, 0, sizeof e);
+  e.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+  e.error = err;
+  api->PJRT_Error_Destroy(&e);
+}
+
+/* Awaits and destroys an event; returns 1 when a Java exception is pending. */
+static int await_event(JNIEnv* env, const PJRT_Api* api, PJRT_Event* event) {
+  if (event == NULL) return 0;
+  PJRT_Event_Await_Args a;
+  memset(&a, 0, sizeof a);
+  a.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE;
+  a.event = event;
+  int failed = check(env, api, api->PJRT_Event_Await(&a));
+  PJRT_Event_Destroy_Args d;
+  memset(&d, 0, sizeof d);
+  d.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE;
+  d.event = event;
+  PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
+  if (failed) {
+    destroy_error(api, derr);
+    return 1;
+  }
+  return check(env, api, derr);
+}
+
+JNIEXPORT jint JNICALL Java_dev_javelin_backend_xla_PjrtNative_headerMinorVersion(JNIEnv* env,
+                                                                                 jclass cls) {
+  return PJRT_API_MINOR;
+}
+
+JNIEXPORT jint JNICALL Java_dev_javelin_backend_xla_PjrtNative_headerMajorVersion(JNIEnv* env,
+                                                                                 jclass cls) {
+  return PJRT_API_MAJOR;
+}
+
+/* dlopens the plugin and returns GetPjrtApi(); the library stays loaded for the process. */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_loadPlugin(JNIEnv* env, jclass cls,
+                                                                          jstring jpath) {
+  const char* path = (*env)->GetStringUTFChars(env, jpath, NULL);
+  if (path == NULL) return 0;
+  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  (*env)->ReleaseStringUTFChars(env, jpath, path);
+  if (handle == NULL) {
+    const char* why = dlerror();
+    throw_msg(env, why != NULL ? why : "dlopen failed");
+    return 0;
+  }
+  typedef const PJRT_Api* (*GetApi)(void);
+  GetApi get = (GetApi)dlsym(handle, "GetPjrtApi");
+  if (get == NULL) {
+    throw_msg(env, "the library does not export GetPjrtApi");
+    return 0;
+  }
+  const PJRT_Api* api = get();
+  if (api == NULL) {
+    throw_msg(env, "GetPjrtApi returned null");
+    return 0;
+  }
+  return (jlong)(intptr_t)api;
+}
+
+/* {struct_size, major, minor} of the plugin's table. */
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_apiVersion(JNIEnv* env,
+                                                                               jclass cls,
+                                                                               jlong a) {
+  const PJRT_Api* api = API(a);
+  jlong v[3] = {(jlong)api->struct_size, api->pjrt_api_version.major_version,
+                api->pjrt_api_version.minor_version};
+  jlongArray out = (*env)->NewLongArray(env, 3);
+  if (out != NULL) (*env)->SetLongArrayRegion(env, out, 0, 3, v);
+  return out;
+}
+
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_pluginInitialize(JNIEnv* env,
+                                                                               jclass cls,
+                                                                               jlong a) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Plugin_Initialize, );
+  PJRT_Plugin_Initialize_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Plugin_Initialize_Args_STRUCT_SIZE;
+  check(env, api, api->PJRT_Plugin_Initialize(&args));
+}
+
+/* Creates a client with int64 named options (names[i] = values[i]). */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientCreate(
+    JNIEnv* env, jclass cls, jlong a, jobjectArray names, jlongArray values) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_Create, 0);
+  jsize n = (*env)->GetArrayLength(env, names);
+  PJRT_NamedValue* opts = calloc(n > 0 ? n : 1, sizeof(PJRT_NamedValue));
+  jstring* jnames = calloc(n > 0 ? n : 1, sizeof(jstring));
+  const char** cnames = calloc(n > 0 ? n : 1, sizeof(char*));
+  jlong* vals = (*env)->GetLongArrayElements(env, values, NULL);
+  jlong client = 0;
+  int ok = opts != NULL && jnames != NULL && cnames != NULL && vals != NULL;
+  for (jsize i = 0; ok && i < n; i++) {
+    jnames[i] = (jstring)(*env)->GetObjectArrayElement(env, names, i);
+    cnames[i] = (*env)->GetStringUTFChars(env, jnames[i], NULL);
+    if (cnames[i] == NULL) { ok = 0; break; }
+    opts[i].struct_size = PJRT_NamedValue_STRUCT_SIZE;
+    opts[i].name = cnames[i];
+    opts[i].name_size = strlen(cnames[i]);
+    opts[i].type = PJRT_NamedValue_kInt64;
+    opts[i].int64_value = vals[i];
+    opts[i].value_size = 1;
+  }
+  if (ok) {
+    PJRT_Client_Create_Args args;
+    memset(&args, 0, sizeof args);
+    args.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
+    args.create_options = opts;
+    args.num_options = (size_t)n;
+    if (!check(env, api, api->PJRT_Client_Create(&args))) client = (jlong)(intptr_t)args.client;
+  } else if (!(*env)->ExceptionCheck(env)) {
+    throw_msg(env, "out of memory creating PJRT client options");
+  }
+  for (jsize i = 0; cnames != NULL && jnames != NULL && i < n; i++) {
+    if (cnames[i] != NULL) (*env)->ReleaseStringUTFChars(env, jnames[i], cnames[i]);
+  }
+  if (vals != NULL) (*env)->ReleaseLongArrayElements(env, values, vals, JNI_ABORT);
+  free(opts);
+  free(jnames);
+  free(cnames);
+  return client;
+}
+
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientDestroy(JNIEnv* env,
+                                                                            jclass cls, jlong a,
+                                                                            jlong client) {
+  const PJRT_Api* api = API(a);
+  PJRT_Client_Destroy_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Client_Destroy_Args_STRUCT_SIZE;
+  args.client = (PJRT_Client*)(intptr_t)client;
+  check(env, api, api->PJRT_Client_Destroy(&args));
+}
+
+JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformName(JNIEnv* env,
+                                                                              jclass cls, jlong a,
+                                                                              jlong client) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_PlatformName, NULL);
+  PJRT_Client_PlatformName_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Client_PlatformName_Args_STRUCT_SIZE;
+  args.client = (PJRT_Client*)(intptr_t)client;
+  if (check(env, api, api->PJRT_Client_PlatformName(&args))) return NULL;
+  char buf[256];
+  size_t len = args.platform_name_size < sizeof buf - 1 ? args.platform_name_size : sizeof buf - 1;
+  memcpy(buf, args.platform_name, len);
+  buf[len] = 0;
+  return (*env)->NewStringUTF(env, buf);
+}
+
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_addressableDevices(
+    JNIEnv* env, jclass cls, jlong a, jlong client) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_AddressableDevices, NULL);
+  PJRT_Client_AddressableDevices_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Client_AddressableDevices_Args_STRUCT_SIZE;
+  args.client = (PJRT_Client*)(intptr_t)client;
+  if (check(env, api, api->PJRT_Client_AddressableDevices(&args))) return NULL;
+  jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_addressable_devices);
+  for (size_t i = 0; out != NULL && i < args.num_addressable_devices; i++) {
+    jlong d = (jlong)(intptr_t)args.addressable_devices[i];
+    (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &d);
+  }
+  return out;
+}
+
+/* Compiles `code` (format "mlir": StableHLO text) with a serialized CompileOptionsProto. */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compile(JNIEnv* env, jclass cls,
+                                                                       jlong a, jlong client,
+                                                                       jbyteArray code,
+                                                                       jbyteArray options) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_Compile, 0);
+  jsize code_len = (*env)->GetArrayLength(env, code);
+  jsize opt_len = (*env)->GetArrayLength(env, options);
+  jbyte* c = (*env)->GetByteArrayElements(env, code, NULL);
+  jbyte* o = (*env)->GetByteArrayElements(env, options, NULL);
+  jlong exe = 0;
+  if (c != NULL && o != NULL) {
+    PJRT_Program program;
+    memset(&program, 0, sizeof program);
+    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    program.code = (char*)c;
+    program.code_size = (size_t)code_len;
+    program.format = "mlir";
+    program.format_size = 4;
+    PJRT_Client_Compile_Args args;
+    memset(&args, 0, sizeof args);
+    args.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    args.client = (PJRT_Client*)(intptr_t)client;
+    args.program = &program;
+    args.compile_options = (const char*)o;
+    args.compile_options_size = (size_t)opt_len;
+    if (!check(env, api, api->PJRT_Client_Compile(&args))) exe = (jlong)(intptr_t)args.executable;
+  }
+  if (c != NULL) (*env)->ReleaseByteArrayElements(env, code, c, JNI_ABORT);
+  if (o != NULL) (*env)->ReleaseByteArrayElements(env, options, o, JNI_ABORT);
+  return exe;
+}
+
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_numOutputs(JNIEnv* env,
+                                                                          jclass cls, jlong a,
+                                                                          jlong loaded) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Executable_NumOutputs, -1);
+  PJRT_LoadedExecutable_GetExecutable_Args g;
+  memset(&g, 0, sizeof g);
+  g.struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE;
+  g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
+  if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return -1;
+  PJRT_Executable_NumOutputs_Args n;
+  memset(&n, 0, sizeof n);
+  n.struct_size = PJRT_Executable_NumOutputs_Args_STRUCT_SIZE;
+  n.executable = g.executable;
+  int failed = check(env, api, api->PJRT_Executable_NumOutputs(&n));
+  PJRT_Executable_Destroy_Args d;
+  memset(&d, 0, sizeof d);
+  d.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE;
+  d.executable = g.executable;
+  PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
+  if (failed) {
+    destroy_error(api, derr);
+    return -1;
+  }
+  if (check(env, api, derr)) return -1;
+  return (jlong)n.num_outputs;
+}
+
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableDestroy(JNIEnv* env,
+                                                                                jclass cls,
+                                                                                jlong a,
+                                                                                jlong loaded) {
+  const PJRT_Api* api = API(a);
+  PJRT_LoadedExecutable_Destroy_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE;
+  args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
+  check(env, api, api->PJRT_LoadedExecutable_Destroy(&args));
+}
+
+/*
+ * Copies a Java primitive array (float[], int[], double[], boolean[]) to the device. The copy
+ * finishes before return (we await done_with_host_buffer), so the array may be reused at once.
+ */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
+    JNIEnv* env, jclass cls, jlong a, jlong client, jlong device, jobject data, jint type,
+    jlongArray jdims) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_BufferFromHostBuffer, 0);
+  jsize rank = (*env)->GetArrayLength(env, jdims);
+  int64_t dims[64];
+  if (rank > 64) {
+    throw_msg(env, "rank above 64");
+    return 0;
+  }
+  (*env)->GetLongArrayRegion(env, jdims, 0, rank, (jlong*)dims);
+  void* host = (*env)->GetPrimitiveArrayCritical(env, (jarray)data, NULL);
+  if (host == NULL) return 0;
+  PJRT_Client_BufferFromHostBuffer_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+  args.client = (PJRT_Client*)(intptr_t)client;
+  args.data = host;
+  args.type = (PJRT_Buffer_Type)type;
+  args.dims = dims;
+  args.num_dims = (size_t)rank;
+  args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
+  args.device = (PJRT_Device*)(intptr_t)device;
+  PJRT_Error* err = api->PJRT_Client_BufferFromHostBuffer(&args);
+  PJRT_Event* done = err == NULL ? args.done_with_host_buffer : NULL;
+  /* The event must complete while the array is still pinned. */
+  PJRT_Error* await_err = NULL;
+  if (done != NULL) {
+    PJRT_Event_Await_Args w;
+    memset(&w, 0, sizeof w);
+    w.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE;
+    w.event = done;
+    await_err = api->PJRT_Event_Await(&w);
+  }
+  (*env)->ReleasePrimitiveArrayCritical(env, (jarray)data, host, JNI_ABORT);
+  if (check(env, api, err)) return 0;
+  if (done != NULL) {
+    PJRT_Event_Destroy_Args d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE;
+    d.event = done;
+    PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
+    int failed = check(env, api, await_err);
+    if (failed) {
+      destroy_error(api, derr); /* the first exception stays pending */
+    } else {
+      failed = check(env, api, derr);
+    }
+    if (failed) {
+      Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(env, cls, a, (jlong)(intptr_t)args.buffer);
+      return 0;
+    }
+  }
+  return (jlong)(intptr_t)args.buffer;
+}
+
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNIEnv* env,
+                                                                            jclass cls, jlong a,
+                                                                            jlong buffer) {
+  const PJRT_Api* api = API(a);
+  PJRT_Buffer_Destroy_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
+  PJRT_Error* err = api->PJRT_Buffer_Destroy(&args);
+  if ((*env)->ExceptionCheck(env)) {
+    destroy_error(api, err);
+    return;
+  }
+  check(env, api, err);
+}
+
+/* Copies a device buffer into a Java primitive array of exactly the buffer's byte size. */
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIEnv* env,
+                                                                           jclass cls, jlong a,
+                                                                           jlong buffer,
+                                                                           jobject dst,
+                                                                           jlong dst_bytes) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Buffer_ToHostBuffer, );
+  PJRT_Buffer_ToHostBuffer_Args q;
+  memset(&q, 0, sizeof q);
+  q.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+  q.src = (PJRT_Buffer*)(intptr_t)buffer;
+  if (check(env, api, api->PJRT_Buffer_ToHostBuffer(&q))) return; /* dst == NULL: size query */
+  if ((jlong)q.dst_size != dst_bytes) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "device buffer holds %zu bytes but the host array holds %lld",
+             q.dst_size, (long long)dst_bytes);
+    throw_msg(env, msg);
+    return;
+  }
+  void* host = (*env)->GetPrimitiveArrayCritical(env, (jarray)dst, NULL);
+  if (host == NULL) return;
+  PJRT_Buffer_ToHostBuffer_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+  args.src = (PJRT_Buffer*)(intptr_t)buffer;
+  args.dst = host;
+  args.dst_size = (size_t)dst_bytes;
+  PJRT_Error* err = api->PJRT_Buffer_ToHostBuffer(&args);
+  PJRT_Error* await_err = NULL;
+  if (err == NULL && args.event != NULL) {
+    PJRT_Event_Await_Args w;
+    memset(&w, 0, sizeof w);
+    w.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE;
+    w.event = args.event;
+    await_err = api->PJRT_Event_Await(&w);
+  }
+  (*env)->ReleasePrimitiveArrayCritical(env, (jarray)dst, host, 0);
+  if (check(env, api, err)) return;
+  int failed = check(env, api, await_err);
+  if (args.event != NULL) {
+    PJRT_Event_Destroy_Args d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE;
+    d.event = args.event;
+    PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
+    if (!failed) check(env, api, derr);
+    else destroy_error(api, derr);
+  }
+}
+
+/* Runs on one device; returns numOutputs new buffers after the device completes. */
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
+    JNIEnv* env, jclass cls, jlong a, jlong loaded, jlongArray jargs, jint num_outputs) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_LoadedExecutable_Execute, NULL);
+  jsize nargs = (*env)->GetArrayLength(env, jargs);
+  PJRT_Buffer** argv = calloc(nargs > 0 ? nargs : 1, sizeof(PJRT_Buffer*));
+  PJRT_Buffer** outv = calloc(num_outputs > 0 ? num_outputs : 1, sizeof(PJRT_Buffer*));
+  if (argv == NULL || outv == NULL) {
+    free(argv);
+    free(outv);
+    throw_msg(env, "out of memory in execute");
+    return NULL;
+  }
+  for (jsize i = 0; i < nargs; i++) {
+    jlong h;
+    (*env)->GetLongArrayRegion(env, jargs, i, 1, &h);
+    argv[i] = (PJRT_Buffer*)(intptr_t)h;
+  }
+  PJRT_ExecuteOptions opts;
+  memset(&opts, 0, sizeof opts);
+  opts.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+  PJRT_Buffer* const* arg_lists[1] = {argv};
+  PJRT_Buffer** out_lists[1] = {outv};
+  PJRT_Event* done[1] = {NULL};
+  PJRT_LoadedExecutable_Execute_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+  args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
+  args.options = &opts;
+  args.argument_lists = arg_lists;
+  args.num_devices = 1;
+  args.num_args = (size_t)nargs;
+  args.output_lists = out_lists;
+  args.device_complete_events = done;
+  jlongArray out = NULL;
+  if (!check(env, api, api->PJRT_LoadedExecutable_Execute(&args))) {
+    if (!await_event(env, api, done[0])) {
+      out = (*env)->NewLongArray(env, num_outputs);
+      for (jint i = 0; out != NULL && i < num_outputs; i++) {
+        jlong h = (jlong)(intptr_t)outv[i];
+        (*env)->SetLongArrayRegion(env, out, i, 1, &h);
+      }
+    }
+    if (out == NULL) {
+      for (jint i = 0; i < num_outputs; i++) {
+        if (outv[i] != NULL) {
+          PJRT_Buffer_Destroy_Args d;
+          memset(&d, 0, sizeof d);
+          d.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+          d.buffer = outv[i];
+          PJRT_Error* derr = api->PJRT_Buffer_Destroy(&d);
+          destroy_error(api, derr);
+        }
+      }
+    }
+  }
+  free(argv);
+  free(outv);
+  return out;
+}
+
+JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformVersion(JNIEnv* env,
+                                                                                 jclass cls,
+                                                                                 jlong a,
+                                                                                 jlong client) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_PlatformVersion, NULL);
+  PJRT_Client_PlatformVersion_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Client_PlatformVersion_Args_STRUCT_SIZE;
+  args.client = (PJRT_Client*)(intptr_t)client;
+  if (check(env, api, api->PJRT_Client_PlatformVersion(&args))) return NULL;
+  char buf[512];
+  size_t len =
+      args.platform_version_size < sizeof buf - 1 ? args.platform_version_size : sizeof buf - 1;
+  memcpy(buf, args.platform_version, len);
+  buf[len] = 0;
+  return (*env)->NewStringUTF(env, buf);
+}
+
+/* Serializes a loaded executable (for the on-disk compile cache). */
+JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(JNIEnv* env,
+                                                                              jclass cls, jlong a,
+                                                                              jlong loaded) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Executable_Serialize, NULL);
+  PJRT_LoadedExecutable_GetExecutable_Args g;
+  memset(&g, 0, sizeof g);
+  g.struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE;
+  g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
+  if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return NULL;
+  PJRT_Executable_Serialize_Args s;
+  memset(&s, 0, sizeof s);
+  s.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE;
+  s.executable = g.executable;
+  jbyteArray out = NULL;
+  if (!check(env, api, api->PJRT_Executable_Serialize(&s))) {
+    out = (*env)->NewByteArray(env, (jsize)s.serialized_bytes_size);
+    if (out != NULL) {
+      (*env)->SetByteArrayRegion(env, out, 0, (jsize)s.serialized_bytes_size,
+                                 (const jbyte*)s.serialized_bytes);
+    }
+    if (s.serialized_executable_deleter != NULL) {
+      s.serialized_executable_deleter(s.serialized_executable);
+    }
+  }
+  PJRT_Executable_Destroy_Args d;
+  memset(&d, 0, sizeof d);
+  d.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE;
+  d.executable = g.executable;
+  PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
+  if ((*env)->ExceptionCheck(env)) {
+    destroy_error(api, derr);
+    return NULL;
+  }
+  if (check(env, api, derr)) return NULL;
+  return out;
+}
+
+/* Loads an executable serialized by the same plugin version. */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_deserializeAndLoad(
+    JNIEnv* env, jclass cls, jlong a, jlong client, jbyteArray bytes) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Executable_DeserializeAndLoad, 0);
+  jsize len = (*env)->GetArrayLength(env, bytes);
+  jbyte* b = (*env)->GetByteArrayElements(env, bytes, NULL);
+  if (b == NULL) return 0;
+  PJRT_Executable_DeserializeAndLoad_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Executable_DeserializeAndLoad_Args_STRUCT_SIZE;
+  args.client = (PJRT_Client*)(intptr_t)client;
+  args.serialized_executable = (const char*)b;
+  args.serialized_executable_size = (size_t)len;
+  jlong exe = 0;
+  if (!check(env, api, api->PJRT_Executable_DeserializeAndLoad(&args))) {
+    exe = (jlong)(intptr_t)args.loaded_executable;
+  }
+  (*env)->ReleaseByteArrayElements(env, bytes, b, JNI_ABORT);
+  return exe;
+}
+
+/* The device address behind a buffer; lets tests see that a donated buffer was reused. */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDeviceAddress(JNIEnv* env,
+                                                                                   jclass cls,
+                                                                                   jlong a,
+                                                                                   jlong buffer) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Buffer_UnsafePointer, 0);
+  PJRT_Buffer_UnsafePointer_Args args;
+  memset(&args, 0, sizeof args);
+  args.struct_size = PJRT_Buffer_UnsafePointer_Args_STRUCT_SIZE;
+  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
+  if (check(env, api, api->PJRT_Buffer_UnsafePointer(&args))) return 0;
+  return (jlong)args.buffer_pointer;
+}
