@@ -1,0 +1,203 @@
+package dev.javelin.recipes.cli;
+
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.driver.GrpoDriver;
+import dev.javelin.recipes.driver.RequestFactory;
+import dev.javelin.recipes.driver.RunSummary;
+import dev.javelin.recipes.driver.Scoring;
+import dev.javelin.recipes.driver.SftRunner;
+import dev.javelin.recipes.driver.StopSignal;
+import dev.javelin.recipes.driver.Validator;
+import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.metrics.MetricsJsonl;
+import dev.javelin.recipes.ray.Workers;
+import dev.javelin.recipes.task.TaskData;
+import dev.javelin.recipes.task.TaskLoader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The three commands, each a straight line: load recipe → data → workers → loop → summary. */
+public final class Commands {
+  private final PrintStream out;
+
+  public Commands(PrintStream out) {
+    this.out = out;
+  }
+
+  /** {@code javelin run}: GRPO, after the recipe's warm-up when its checkpoint is missing. */
+  public RunSummary run(String recipeArg, List<String> overrides) {
+    RecipeConfig recipe = Recipes.load(recipeArg, overrides);
+    recipe.checkTrainable();
+    warmUpIfNeeded(recipe, overrides);
+    TaskData task = TaskLoader.load(recipe);
+    if (task.train().size() < recipe.data().trainBatchSize()) {
+      throw new ConfigException(
+          "recipe key 'data.train_batch_size': only "
+              + task.train().size()
+              + " usable training prompts for batches of "
+              + recipe.data().trainBatchSize()
+              + " (see the warnings above for skipped rows)");
+    }
+    int total = recipe.totalSteps(task.train().size() / recipe.data().trainBatchSize());
+    Path dir = prepareRunDir(recipe);
+    out.printf(
+        Locale.ROOT,
+        "javelin run %s: %d train / %d val prompts, %d steps, %d samplers, run dir %s%n",
+        recipeArg,
+        task.train().size(),
+        task.val().size(),
+        total,
+        recipe.trainer().samplers(),
+        dir);
+    StopSignal stop = StopSignal.onInterrupt();
+    try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
+        Workers workers = Workers.start(recipe, total);
+        MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
+      GrpoDriver driver =
+          new GrpoDriver(
+              recipe,
+              task,
+              workers.trainer(),
+              workers.samplers(),
+              scoring,
+              metrics,
+              ConsoleProgress.stdout(0));
+      RunSummary summary = driver.run(stop);
+      out.println(summary.render());
+      return summary;
+    } finally {
+      stop.finished();
+    }
+  }
+
+  /** {@code javelin sft}: the cross-entropy warm-up. */
+  public RunSummary sft(String recipeArg, List<String> overrides) {
+    RecipeConfig recipe = Recipes.load(recipeArg, overrides);
+    TaskData task = TaskLoader.load(recipe);
+    if (task.train().size() < recipe.data().trainBatchSize()) {
+      throw new ConfigException(
+          "recipe key 'data.train_batch_size': only "
+              + task.train().size()
+              + " usable training examples for batches of "
+              + recipe.data().trainBatchSize());
+    }
+    int total = recipe.totalSteps(task.train().size() / recipe.data().trainBatchSize());
+    Path dir = prepareRunDir(recipe);
+    out.printf(
+        Locale.ROOT,
+        "javelin sft %s: %d examples, %d steps, model -> %s%n",
+        recipeArg,
+        task.train().size(),
+        total,
+        SftRunner.outputDir(recipe));
+    StopSignal stop = StopSignal.onInterrupt();
+    try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
+        Workers workers = Workers.start(recipe, total);
+        MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
+      RunSummary summary =
+          new SftRunner(
+                  recipe,
+                  task,
+                  workers.trainer(),
+                  workers.samplers(),
+                  scoring,
+                  metrics,
+                  ConsoleProgress.stdout(1))
+              .run(stop);
+      out.println(summary.render());
+      return summary;
+    } finally {
+      stop.finished();
+    }
+  }
+
+  /** {@code javelin eval}: validation of a recipe's model, or of a checkpoint directory. */
+  public Map<String, Double> eval(String target, List<String> overrides) {
+    RecipeConfig recipe = evalRecipe(target, overrides);
+    TaskData task = TaskLoader.load(recipe);
+    if (task.val().isEmpty()) {
+      throw new ConfigException("recipe key 'data.val_files': eval needs validation prompts");
+    }
+    out.printf(Locale.ROOT, "javelin eval %s: %d prompts%n", target, task.val().size());
+    try (Scoring scoring = new Scoring(recipe, task.tokenizer());
+        Workers workers = Workers.start(recipe, 1)) {
+      workers.samplers().loadWeights(workers.trainer().snapshot(0, recipe.rollout().weightDtype()));
+      Validator v =
+          new Validator(
+              workers.samplers(),
+              scoring,
+              new RequestFactory(recipe.trainer().seed()),
+              recipe,
+              task.val(),
+              task.stopTokenIds());
+      Map<String, Double> m = new TreeMap<>(v.run(0));
+      m.forEach((k, val) -> out.printf(Locale.ROOT, "%s = %.4f%n", k, val));
+      return m;
+    }
+  }
+
+  private static RecipeConfig evalRecipe(String target, List<String> overrides) {
+    Path p = Path.of(target);
+    if (!Files.isDirectory(p)) {
+      return Recipes.load(target, overrides);
+    }
+    Path recipe = p.resolve("recipe.yaml");
+    Path parent = p.toAbsolutePath().getParent();
+    if (!Files.isRegularFile(recipe) && parent != null) {
+      recipe = parent.resolve("recipe.yaml");
+    }
+    if (!Files.isRegularFile(recipe)) {
+      throw new ConfigException(
+          "eval: "
+              + p
+              + " is a directory without a recipe.yaml here or in its parent;"
+              + " pass a recipe with actor_rollout_ref.model.path="
+              + p
+              + " instead");
+    }
+    List<String> all = new ArrayList<>(overrides);
+    all.add(0, "actor_rollout_ref.model.path=" + p);
+    all.add(0, "actor_rollout_ref.model.warmup_recipe=");
+    return Recipes.load(recipe.toString(), all);
+  }
+
+  private void warmUpIfNeeded(RecipeConfig recipe, List<String> overrides) {
+    String path = recipe.model().path();
+    String warmup = recipe.model().warmupRecipe();
+    if (path == null || warmup == null || Files.isRegularFile(Path.of(path, "config.json"))) {
+      return;
+    }
+    out.println("no checkpoint at " + path + ": running the warm-up recipe " + warmup + " first");
+    List<String> carried = new ArrayList<>();
+    for (String o : overrides) {
+      if (o.startsWith("trainer.samplers=")
+          || o.startsWith("trainer.device=")
+          || o.startsWith("trainer.ray=")) {
+        carried.add(o);
+      }
+    }
+    carried.add("sft.output_dir=" + path);
+    sft(warmup, carried);
+  }
+
+  private static Path prepareRunDir(RecipeConfig recipe) {
+    Path dir = recipe.trainer().defaultLocalDir();
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the run directory " + dir, e);
+    }
+    return dir;
+  }
+}

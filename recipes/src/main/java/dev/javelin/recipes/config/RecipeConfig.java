@@ -1,0 +1,179 @@
+package dev.javelin.recipes.config;
+
+import dev.javelin.grpo.AdvantageEstimator;
+import dev.javelin.grpo.AlgorithmConfig;
+import dev.javelin.rewards.RewardSpec;
+import dev.javelin.trainer.TrainerConfig;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A whole recipe, validated: each section is an immutable record, and combinations that cannot run
+ * (a mini-batch that does not divide the batch, a micro-batch that does not divide the mini-batch,
+ * ...) fail here with the key named, before any work is done.
+ *
+ * @param settings the resolved key/value view (kept to hand the recipe to actors as text)
+ * @param data {@code data.*}
+ * @param model {@code actor_rollout_ref.model.*}
+ * @param actor {@code actor_rollout_ref.actor.*}
+ * @param rollout {@code actor_rollout_ref.rollout.*}
+ * @param algorithm {@code algorithm.*}, the grpo library's record
+ * @param reward {@code custom_reward_function.*}
+ * @param rewardTimeout {@code reward.timeout_s}
+ * @param trainer {@code trainer.*}
+ * @param sftOutputDir {@code sft.output_dir}: where {@code sft} writes the final model
+ */
+public record RecipeConfig(
+    Settings settings,
+    DataConfig data,
+    ModelSection model,
+    ActorConfig actor,
+    RolloutConfig rollout,
+    AlgorithmConfig algorithm,
+    RewardSpec reward,
+    Duration rewardTimeout,
+    TrainerSection trainer,
+    String sftOutputDir) {
+
+  /** Checks the cross-section combinations. */
+  public RecipeConfig {
+    Objects.requireNonNull(settings, "settings");
+    int batch = data.trainBatchSize();
+    int mini = actor.ppoMiniBatchSize();
+    Checks.require(
+        batch % mini == 0,
+        RecipeSchema.ACTOR + "ppo_mini_batch_size",
+        mini + " prompts must divide data.train_batch_size (" + batch + ")");
+    int miniSamples = mini * rollout.n();
+    int micro = actor.ppoMicroBatchSize();
+    Checks.require(
+        micro == 0 || miniSamples % micro == 0,
+        RecipeSchema.ACTOR + "ppo_micro_batch_size_per_gpu",
+        micro
+            + " must divide the mini-batch of "
+            + miniSamples
+            + " samples (ppo_mini_batch_size × rollout.n)");
+    Checks.require(
+        !algorithm.useKlInReward(),
+        "algorithm.use_kl_in_reward",
+        "not supported yet; use actor_rollout_ref.actor.use_kl_loss=true");
+    if (model.path() == null) {
+      int need = data.maxPromptLength() + data.maxResponseLength();
+      Checks.require(
+          need <= model.init().maxPositions(),
+          RecipeSchema.MODEL + "init.max_positions",
+          model.init().maxPositions()
+              + " is shorter than data.max_prompt_length + data.max_response_length ("
+              + need
+              + ")");
+    }
+  }
+
+  /** Builds every section from resolved settings. */
+  public static RecipeConfig from(Settings s) {
+    DataConfig data = Checks.build("data", () -> DataConfig.from(s));
+    ModelSection model = Checks.build("actor_rollout_ref.model", () -> ModelSection.from(s));
+    ActorConfig actor = Checks.build("actor_rollout_ref.actor", () -> ActorConfig.from(s));
+    RolloutConfig rollout = Checks.build("actor_rollout_ref.rollout", () -> RolloutConfig.from(s));
+    AlgorithmConfig algorithm = Checks.build("algorithm", () -> algorithm(s));
+    RewardSpec reward = Checks.build("custom_reward_function", () -> reward(s));
+    double timeout = s.getDouble("reward.timeout_s");
+    Checks.require(timeout > 0, "reward.timeout_s", "must be > 0");
+    TrainerSection trainer = Checks.build("trainer", () -> TrainerSection.from(s));
+    if (s.isSet("sft.stop_at_accuracy")) {
+      double stop = s.getDouble("sft.stop_at_accuracy");
+      Checks.require(stop > 0 && stop <= 1, "sft.stop_at_accuracy", "must be in (0, 1]");
+    }
+    return new RecipeConfig(
+        s,
+        data,
+        model,
+        actor,
+        rollout,
+        algorithm,
+        reward,
+        Duration.ofMillis((long) (timeout * 1000)),
+        trainer,
+        s.optString("sft.output_dir").orElse(null));
+  }
+
+  private static AlgorithmConfig algorithm(Settings s) {
+    AlgorithmConfig base =
+        AlgorithmConfig.of(AdvantageEstimator.parse(s.getString("algorithm.adv_estimator")));
+    AlgorithmConfig c =
+        new AlgorithmConfig(
+            base.advEstimator(),
+            s.getBool("algorithm.norm_adv_by_std_in_grpo"),
+            s.getDouble("algorithm.gamma"),
+            s.getDouble("algorithm.lam"),
+            s.getBool("algorithm.use_kl_in_reward"),
+            base.klPenalty(),
+            base.klCtrl(),
+            base.filterGroups(),
+            base.rolloutCorrection());
+    return c;
+  }
+
+  private static RewardSpec reward(Settings s) {
+    Map<String, Object> section = new LinkedHashMap<>();
+    s.optString("custom_reward_function.class").ifPresent(v -> section.put("class", v));
+    s.optString("custom_reward_function.name").ifPresent(v -> section.put("name", v));
+    if (s.isSet("custom_reward_function.reward_kwargs")) {
+      section.put("reward_kwargs", s.getMap("custom_reward_function.reward_kwargs"));
+    }
+    return RewardSpec.fromRecipe(section);
+  }
+
+  /** Checks what a GRPO run needs beyond a valid recipe. */
+  public void checkTrainable() {
+    Checks.require(
+        data.hasTrainData(), "data.train_files", "set data.train_files or data.synthetic.task");
+    boolean grouped =
+        switch (algorithm.advEstimator()) {
+          case GRPO, GRPO_PASSK, RLOO, OPO -> true;
+          default -> false;
+        };
+    Checks.require(
+        !grouped || rollout.n() >= 2,
+        RecipeSchema.ROLLOUT + "n",
+        "algorithm.adv_estimator="
+            + algorithm.advEstimator().key()
+            + " compares responses within a group; it needs n >= 2, got "
+            + rollout.n());
+  }
+
+  /** Total GRPO steps given the batches per epoch. */
+  public int totalSteps(int batchesPerEpoch) {
+    return trainer.totalTrainingSteps() > 0
+        ? trainer.totalTrainingSteps()
+        : trainer.totalEpochs() * batchesPerEpoch;
+  }
+
+  /** The trainer module's config for a run of {@code totalSteps} GRPO steps. */
+  public TrainerConfig trainerConfig(int totalSteps) {
+    int miniSamples = actor.ppoMiniBatchSize() * rollout.n();
+    int micro = actor.ppoMicroBatchSize() > 0 ? actor.ppoMicroBatchSize() : miniSamples;
+    int logProbMicro =
+        rollout.logProbMicroBatchSize() > 0 ? rollout.logProbMicroBatchSize() : micro;
+    long optimizerSteps =
+        (long) totalSteps * actor.ppoEpochs() * (data.trainBatchSize() / actor.ppoMiniBatchSize());
+    return Checks.build(
+        "actor_rollout_ref",
+        () ->
+            new TrainerConfig(
+                actor.ppoEpochs(),
+                miniSamples,
+                micro,
+                logProbMicro,
+                rollout.temperature(),
+                actor.optimizer(),
+                actor.schedule(Math.max(1, optimizerSteps)),
+                actor.loss(),
+                actor.loss().useKlLoss(),
+                actor.shuffle(),
+                trainer.seed(),
+                model.modelType()));
+  }
+}

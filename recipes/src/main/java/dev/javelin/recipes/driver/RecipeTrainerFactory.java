@@ -1,0 +1,41 @@
+package dev.javelin.recipes.driver;
+
+import dev.javelin.backend.Devices;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Recipes;
+import dev.javelin.trainer.Trainer;
+import dev.javelin.trainer.TrainerFactory;
+import dev.javelin.trainer.engine.ActorTrainer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Builds the trainer inside a {@code TrainerActor} from a recipe: the spec is the resolved recipe
+ * as flat YAML ({@link Recipes#toYaml}) with {@code trainer.total_training_steps} set, so the actor
+ * sees exactly the driver's configuration.
+ */
+public final class RecipeTrainerFactory implements TrainerFactory {
+  /** The name drivers ask for. */
+  public static final String NAME = "recipe";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Trainer create(byte[] spec) {
+    RecipeConfig recipe =
+        Recipes.fromYaml(new String(spec, StandardCharsets.UTF_8), "trainer spec", List.of());
+    return create(recipe);
+  }
+
+  /** The trainer for {@code recipe}, in this process. */
+  public static Trainer create(RecipeConfig recipe) {
+    int steps = Math.max(1, recipe.trainer().totalTrainingSteps());
+    return new ActorTrainer(
+        Devices.open(recipe.trainer().device()),
+        ModelInit.initial(recipe),
+        recipe.trainerConfig(steps));
+  }
+}

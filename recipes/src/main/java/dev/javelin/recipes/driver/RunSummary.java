@@ -1,0 +1,61 @@
+package dev.javelin.recipes.driver;
+
+import dev.javelin.recipes.metrics.ConsoleProgress;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * What a run did, printed at its end.
+ *
+ * @param firstStep the first step this process ran (0 when none)
+ * @param lastStep the last completed step
+ * @param startAccuracy held-out greedy accuracy before training (NaN when unknown)
+ * @param finalAccuracy held-out greedy accuracy at the end (NaN when not validated)
+ * @param finalReward mean training reward of the last step
+ * @param seconds wall time of the loop
+ * @param stopped whether the run stopped early (Ctrl-C)
+ * @param runDir {@code trainer.default_local_dir}
+ */
+public record RunSummary(
+    int firstStep,
+    int lastStep,
+    double startAccuracy,
+    double finalAccuracy,
+    double finalReward,
+    double seconds,
+    boolean stopped,
+    Path runDir) {
+
+  /** The lines printed at the end of a run. */
+  public String render() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%s after step %d in %s%s%n",
+            stopped ? "stopped" : "finished",
+            lastStep,
+            ConsoleProgress.duration(seconds),
+            Double.isNaN(finalReward)
+                ? ""
+                : String.format(Locale.ROOT, "; last-step reward %.3f", finalReward)));
+    if (!Double.isNaN(startAccuracy) || !Double.isNaN(finalAccuracy)) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "held-out greedy accuracy: %s at start -> %s at step %d (%s points)%n",
+              pct(startAccuracy),
+              pct(finalAccuracy),
+              lastStep,
+              Double.isNaN(startAccuracy) || Double.isNaN(finalAccuracy)
+                  ? "?"
+                  : String.format(Locale.ROOT, "%+.1f", 100 * (finalAccuracy - startAccuracy))));
+    }
+    sb.append("checkpoints and metrics.jsonl: ").append(runDir.toAbsolutePath());
+    return sb.toString();
+  }
+
+  private static String pct(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * v);
+  }
+}

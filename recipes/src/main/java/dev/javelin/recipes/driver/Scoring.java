@@ -1,0 +1,70 @@
+package dev.javelin.recipes.driver;
+
+import dev.javelin.datasets.Example;
+import dev.javelin.datasets.Tokenizer;
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.task.PromptedExample;
+import dev.javelin.rewards.RewardConfigException;
+import dev.javelin.rewards.RewardFunction;
+import dev.javelin.rewards.RewardInput;
+import dev.javelin.rewards.RewardRegistry;
+import dev.javelin.rewards.RewardScorer;
+import dev.javelin.rewards.RewardScorerConfig;
+import dev.javelin.rewards.ScoredBatch;
+import dev.javelin.sampler.Rollout;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decodes responses and scores them with the recipe's reward function (by default the data-source
+ * dispatcher). A failing or slow reward call scores 0 and is counted, never thrown into the loop.
+ */
+public final class Scoring implements AutoCloseable {
+  private final Tokenizer tokenizer;
+  private final RewardScorer scorer;
+
+  /** Resolves the recipe's {@code custom_reward_function}. */
+  public Scoring(RecipeConfig recipe, Tokenizer tokenizer) {
+    this.tokenizer = tokenizer;
+    RewardFunction fn;
+    try {
+      fn = RewardRegistry.load().resolve(recipe.reward());
+    } catch (RewardConfigException e) {
+      throw new ConfigException(e.getMessage(), e);
+    }
+    this.scorer =
+        new RewardScorer(fn, RewardScorerConfig.defaults().withTimeout(recipe.rewardTimeout()));
+  }
+
+  /** The decoded text of a response, special tokens dropped. */
+  public String decode(Rollout r) {
+    return tokenizer.decode(r.responseIds(), true);
+  }
+
+  /**
+   * Scores rollouts; {@code sources.get(i)} is the prompt rollout i answered.
+   *
+   * @return per-rollout results plus reward metrics
+   */
+  public ScoredBatch score(List<Rollout> rollouts, List<PromptedExample> sources) {
+    List<RewardInput> inputs = new ArrayList<>(rollouts.size());
+    for (int i = 0; i < rollouts.size(); i++) {
+      PromptedExample p = sources.get(i);
+      Example e = p.example();
+      inputs.add(
+          new RewardInput(
+              e.dataSource(),
+              p.promptText(),
+              decode(rollouts.get(i)),
+              e.groundTruth(),
+              e.extraInfo()));
+    }
+    return scorer.scoreAll(inputs);
+  }
+
+  @Override
+  public void close() {
+    scorer.close();
+  }
+}

@@ -1,0 +1,177 @@
+package dev.javelin.recipes.driver;
+
+import dev.javelin.datasets.BatchSampler;
+import dev.javelin.datasets.DataOrderConfig;
+import dev.javelin.datasets.Example;
+import dev.javelin.datasets.Tokenizer;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.metrics.MetricsJsonl;
+import dev.javelin.recipes.task.PromptedExample;
+import dev.javelin.recipes.task.TaskData;
+import dev.javelin.trainer.SftExample;
+import dev.javelin.trainer.Trainer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code sft} warm-up: cross-entropy on the dataset's reference answers ({@code groundTruth}
+ * followed by eos), {@code total_training_steps} steps of {@code train_batch_size} prompts, with
+ * greedy held-out validation every {@code test_freq}. The final model is written (atomically) to
+ * {@code sft.output_dir}, in the HF layout a GRPO recipe's {@code model.path} reads.
+ */
+public final class SftRunner {
+  private final RecipeConfig recipe;
+  private final TaskData task;
+  private final Trainer trainer;
+  private final SamplerPool samplers;
+  private final Validator validator;
+  private final MetricsJsonl metrics;
+  private final ConsoleProgress console;
+
+  public SftRunner(
+      RecipeConfig recipe,
+      TaskData task,
+      Trainer trainer,
+      SamplerPool samplers,
+      Scoring scoring,
+      MetricsJsonl metrics,
+      ConsoleProgress console) {
+    this.recipe = recipe;
+    this.task = task;
+    this.trainer = trainer;
+    this.samplers = samplers;
+    this.validator =
+        new Validator(
+            samplers,
+            scoring,
+            new RequestFactory(recipe.trainer().seed()),
+            recipe,
+            task.val(),
+            task.stopTokenIds());
+    this.metrics = metrics;
+    this.console = console;
+  }
+
+  /** Where the final model goes. */
+  public static Path outputDir(RecipeConfig recipe) {
+    return recipe.sftOutputDir() != null
+        ? Path.of(recipe.sftOutputDir())
+        : recipe.trainer().defaultLocalDir().resolve("model");
+  }
+
+  /** Trains, validates, writes the model; returns the summary. */
+  public RunSummary run(StopSignal stop) {
+    long start = System.nanoTime();
+    Map<Example, SftExample> examples = examples(task);
+    BatchSampler order =
+        new BatchSampler(
+            new ArrayList<>(examples.keySet()),
+            new DataOrderConfig(
+                recipe.data().trainBatchSize(),
+                true,
+                recipe.data().shuffle(),
+                recipe.data().seed()));
+    int total = recipe.totalSteps(order.batchesPerEpoch());
+    double startAcc = validate(0);
+    double acc = startAcc;
+    Map<String, Double> m = Map.of();
+    int step = 0;
+    while (step < total && !stop.requested()) {
+      step++;
+      long t0 = System.nanoTime();
+      List<SftExample> batch = new ArrayList<>();
+      order.next().forEach(e -> batch.add(examples.get(e)));
+      m = new LinkedHashMap<>(trainer.sftStep(batch));
+      m.put("timing_s/step", (System.nanoTime() - t0) / 1e9);
+      if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
+        acc = validate(step);
+        m.put("val/acc/mean@1", acc);
+      }
+      metrics.write(step, m);
+      if (console != null) {
+        console.step(step, total, m, m.getOrDefault("val/acc/mean@1", Double.NaN));
+      }
+      if (m.containsKey("val/acc/mean@1") && acc >= stopAtAccuracy()) {
+        break; // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
+      }
+    }
+    writeModel(outputDir(recipe));
+    return new RunSummary(
+        1,
+        step,
+        startAcc,
+        acc,
+        Double.NaN,
+        (System.nanoTime() - start) / 1e9,
+        stop.requested(),
+        outputDir(recipe));
+  }
+
+  /** {@code sft.stop_at_accuracy}, or +∞ when unset. */
+  private double stopAtAccuracy() {
+    return recipe.settings().isSet("sft.stop_at_accuracy")
+        ? recipe.settings().getDouble("sft.stop_at_accuracy")
+        : Double.POSITIVE_INFINITY;
+  }
+
+  private double validate(int step) {
+    if (!validator.enabled()) {
+      return Double.NaN;
+    }
+    samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype()));
+    Map<String, Double> val = validator.run(step);
+    if (step == 0) {
+      metrics.write(0, val);
+    }
+    return val.get("val/acc/mean@1");
+  }
+
+  private static Map<Example, SftExample> examples(TaskData task) {
+    Tokenizer tok = task.tokenizer();
+    Map<Example, SftExample> out = new IdentityHashMap<>();
+    for (PromptedExample p : task.train()) {
+      int[] answer = tok.encode(p.example().groundTruth());
+      int[] response = java.util.Arrays.copyOf(answer, answer.length + 1);
+      response[answer.length] = task.stopTokenIds()[0];
+      out.put(p.example(), new SftExample(p.promptIds(), response));
+    }
+    return out;
+  }
+
+  private void writeModel(Path dir) {
+    try {
+      Path parent = dir.toAbsolutePath().getParent();
+      Files.createDirectories(parent);
+      Path tmp = Files.createTempDirectory(parent, ".tmp-model-");
+      Files.delete(tmp); // the trainer wants an absent or empty directory; it creates it
+      trainer.saveCheckpoint(tmp, Map.of("sft.steps", Long.toString(trainer.optimizerSteps())));
+      if (Files.exists(dir)) {
+        Path old = parent.resolve(".old-model-" + System.nanoTime());
+        Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+        deleteTree(old);
+      } else {
+        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the SFT model to " + dir, e);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package dev.javelin.recipes.metrics;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Appends one JSON object per step to {@code metrics.jsonl}: {@code {"step": 3, "actor/pg_loss":
+ * ..., ...}}. Non-finite values are written as {@code null} (JSON has no NaN). Each line is
+ * flushed, so a killed run keeps every finished step.
+ */
+public final class MetricsJsonl implements AutoCloseable {
+  private final BufferedWriter out;
+
+  /** Opens (appending) {@code file}, creating its directory. */
+  public MetricsJsonl(Path file) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      out =
+          Files.newBufferedWriter(
+              file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open " + file, e);
+    }
+  }
+
+  /** Writes one line. */
+  public void write(long step, Map<String, Double> metrics) {
+    try {
+      out.write(line(step, metrics));
+      out.newLine();
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot append metrics", e);
+    }
+  }
+
+  /** The JSON line for a step (without the newline). */
+  static String line(long step, Map<String, Double> metrics) {
+    StringBuilder sb = new StringBuilder(64 + 48 * metrics.size());
+    sb.append("{\"step\":").append(step);
+    for (var e : metrics.entrySet()) {
+      sb.append(',');
+      quote(sb, e.getKey());
+      sb.append(':');
+      double v = e.getValue() == null ? Double.NaN : e.getValue();
+      if (!Double.isFinite(v)) {
+        sb.append("null");
+      } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+        sb.append((long) v);
+      } else {
+        sb.append(String.format(Locale.ROOT, "%.6g", v));
+      }
+    }
+    return sb.append('}').toString();
+  }
+
+  private static void quote(StringBuilder sb, String s) {
+    sb.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20) {
+        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    sb.append('"');
+  }
+
+  @Override
+  public void close() {
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close metrics file", e);
+    }
+  }
+}

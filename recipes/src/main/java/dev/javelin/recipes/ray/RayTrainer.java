@@ -1,0 +1,92 @@
+package dev.javelin.recipes.ray;
+
+import dev.javelin.trainer.PolicyRole;
+import dev.javelin.trainer.SftExample;
+import dev.javelin.trainer.TrainSample;
+import dev.javelin.trainer.Trainer;
+import dev.javelin.trainer.TrainerActor;
+import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.codec.TrainerCodec;
+import dev.javelin.weightsync.SnapshotCodec;
+import dev.javelin.weightsync.WeightSnapshot;
+import dev.javelin.weightsync.WireType;
+import io.ray.api.ActorHandle;
+import io.ray.api.Ray;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link Trainer} whose work runs in a {@link TrainerActor} Ray actor: every call crosses as
+ * {@link TrainerCodec} bytes, so the driver loop is the same with or without Ray.
+ */
+public final class RayTrainer implements Trainer {
+  private final ActorHandle<TrainerActor> actor;
+
+  private RayTrainer(ActorHandle<TrainerActor> actor) {
+    this.actor = actor;
+  }
+
+  /** Starts the actor with the {@code dev.javelin.trainer.TrainerFactory} named {@code factory}. */
+  public static RayTrainer start(String factory, String spec) {
+    byte[] bytes = spec.getBytes(StandardCharsets.UTF_8);
+    ActorHandle<TrainerActor> a = Ray.actor(TrainerActor::new, factory, bytes).remote();
+    RayTrainer t = new RayTrainer(a);
+    t.optimizerSteps(); // surfaces a failing constructor now, with its message
+    return t;
+  }
+
+  @Override
+  public float[][] logProbs(List<TrainSample> samples, PolicyRole role) {
+    byte[] bytes = TrainerCodec.encodeSamples(samples);
+    return TrainerCodec.decodeLogProbs(
+        RayCalls.get(actor.task(TrainerActor::logProbs, bytes, role.name()).remote()));
+  }
+
+  @Override
+  public Map<String, Double> update(List<TrainSample> samples) {
+    byte[] bytes = TrainerCodec.encodeSamples(samples);
+    return TrainerCodec.decodeMetrics(
+        RayCalls.get(actor.task(TrainerActor::update, bytes).remote()));
+  }
+
+  @Override
+  public Map<String, Double> sftStep(List<SftExample> examples) {
+    byte[] bytes = TrainerCodec.encodeExamples(examples);
+    return TrainerCodec.decodeMetrics(
+        RayCalls.get(actor.task(TrainerActor::sftStep, bytes).remote()));
+  }
+
+  @Override
+  public WeightSnapshot snapshot(long version, WireType type) {
+    byte[] bytes = RayCalls.get(actor.task(TrainerActor::snapshot, version, type.name()).remote());
+    return SnapshotCodec.decode(ByteBuffer.wrap(bytes));
+  }
+
+  @Override
+  public long optimizerSteps() {
+    return RayCalls.get(actor.task(TrainerActor::optimizerSteps).remote());
+  }
+
+  @Override
+  public void saveCheckpoint(Path dir, Map<String, String> extra) {
+    byte[] state = TrainerCodec.encodeState(new TrainerState(0, extra));
+    RayCalls.get(actor.task(TrainerActor::saveCheckpoint, dir.toString(), state).remote());
+  }
+
+  @Override
+  public TrainerState loadCheckpoint(Path dir) {
+    return TrainerCodec.decodeState(
+        RayCalls.get(actor.task(TrainerActor::loadCheckpoint, dir.toString()).remote()));
+  }
+
+  @Override
+  public void close() {
+    RayCalls.get(actor.task(TrainerActor::close).remote());
+    if (!Boolean.parseBoolean(System.getProperty("ray.local-mode", "false"))) {
+      actor.kill(); // local mode cannot kill actors; they die with the JVM
+    }
+  }
+}

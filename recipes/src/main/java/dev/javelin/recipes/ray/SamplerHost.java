@@ -1,0 +1,34 @@
+package dev.javelin.recipes.ray;
+
+import dev.javelin.sampler.SamplerActor;
+
+/**
+ * The Ray actor class of a sampler: a constructor wrapper around {@link SamplerActor}. Ray 2.9's
+ * Java runtime creates actors from constructors; a static factory such as {@code
+ * SamplerActor::awaitingWeights} yields an actor whose later calls fail with "object is not an
+ * instance of declaring class", so the factory runs inside this constructor instead.
+ */
+public final class SamplerHost {
+  private final SamplerActor sampler;
+
+  /** A sampler for the model of {@code configJson} that waits for its first weights. */
+  public SamplerHost(String device, String configJson, Integer maxSlots) {
+    this.sampler = SamplerActor.awaitingWeights(device, configJson, maxSlots);
+  }
+
+  public byte[] generate(byte[] requests) {
+    return sampler.generate(requests);
+  }
+
+  public Long loadWeights(byte[] snapshot) {
+    return sampler.loadWeights(snapshot);
+  }
+
+  public Long version() {
+    return sampler.version();
+  }
+
+  public Boolean shutdown() {
+    return sampler.shutdown();
+  }
+}

@@ -1,0 +1,195 @@
+package dev.javelin.recipes.task;
+
+import dev.javelin.datasets.DatasetSpec;
+import dev.javelin.datasets.Datasets;
+import dev.javelin.datasets.Example;
+import dev.javelin.datasets.LoadResult;
+import dev.javelin.datasets.PromptTemplate;
+import dev.javelin.datasets.Tokenizer;
+import dev.javelin.datasets.synthetic.ArithOperator;
+import dev.javelin.datasets.synthetic.ArithmeticConfig;
+import dev.javelin.datasets.synthetic.ArithmeticTask;
+import dev.javelin.datasets.synthetic.CountdownConfig;
+import dev.javelin.datasets.synthetic.CountdownTask;
+import dev.javelin.datasets.synthetic.SyntheticDatasets;
+import dev.javelin.datasets.synthetic.SyntheticSplit;
+import dev.javelin.datasets.synthetic.SyntheticTask;
+import dev.javelin.datasets.tokenizer.Tokenizers;
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.DataConfig;
+import dev.javelin.recipes.config.RecipeConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.logging.Logger;
+
+/** Loads a recipe's prompts (files or a synthetic task) and tokenizes them. */
+public final class TaskLoader {
+  private static final Logger LOG = Logger.getLogger(TaskLoader.class.getName());
+
+  private TaskLoader() {}
+
+  /** The recipe's tokenizer: {@code tokenizer_path}, else the model's directory, else char. */
+  public static Tokenizer tokenizer(RecipeConfig recipe) {
+    String path = recipe.model().tokenizerPath();
+    if (path == null && recipe.model().path() != null) {
+      Path dir = Path.of(recipe.model().path());
+      path = Files.isRegularFile(dir.resolve("tokenizer.json")) ? dir.toString() : "char";
+    }
+    if (path == null || path.equals("char")) {
+      return Tokenizers.character();
+    }
+    try {
+      return Tokenizers.load(Path.of(path));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.tokenizer_path': " + e.getMessage(), e);
+    }
+  }
+
+  /** Loads and tokenizes the train and validation prompts. */
+  public static TaskData load(RecipeConfig recipe) {
+    Tokenizer tok = tokenizer(recipe);
+    DataConfig data = recipe.data();
+    List<Example> train;
+    List<Example> val;
+    if (data.synthetic().enabled()) {
+      SyntheticSplit split = synthetic(data);
+      train = split.train();
+      val = split.heldOut();
+    } else {
+      train = files(data.trainFiles(), data, "data.train_files");
+      val = files(data.valFiles(), data, "data.val_files");
+    }
+    if (data.valMaxSamples() > 0 && val.size() > data.valMaxSamples()) {
+      val = val.subList(0, data.valMaxSamples());
+    }
+    int eos =
+        tok.eosId()
+            .orElseThrow(
+                () -> new ConfigException("the tokenizer has no eos token to stop responses"));
+    return new TaskData(
+        encode(train, tok, data, "train"), encode(val, tok, data, "val"), tok, new int[] {eos});
+  }
+
+  private static SyntheticSplit synthetic(DataConfig data) {
+    SyntheticTask task;
+    PromptTemplate template;
+    if (data.synthetic().task().equals("arith")) {
+      List<ArithOperator> ops = new ArrayList<>();
+      for (String s : data.synthetic().operators()) {
+        ops.add(
+            switch (s) {
+              case "+" -> ArithOperator.PLUS;
+              case "-" -> ArithOperator.MINUS;
+              default -> ArithOperator.TIMES;
+            });
+      }
+      task = new ArithmeticTask(new ArithmeticConfig(data.synthetic().digits(), ops, 2));
+      template = PromptTemplate.RAW;
+    } else {
+      task = new CountdownTask(CountdownConfig.standard());
+      template = PromptTemplate.COUNTDOWN;
+    }
+    if (data.promptTemplate() != null) {
+      template = PromptTemplate.named(data.promptTemplate());
+    }
+    try {
+      return SyntheticDatasets.split(
+          task,
+          template,
+          data.synthetic().seed(),
+          data.synthetic().trainSize(),
+          data.synthetic().valSize());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("recipe section 'data.synthetic': " + e.getMessage(), e);
+    }
+  }
+
+  private static List<Example> files(List<String> paths, DataConfig data, String key) {
+    List<DatasetSpec> specs = new ArrayList<>();
+    for (String p : paths) {
+      Path path = Path.of(p);
+      if (!Files.isRegularFile(path)) {
+        throw new ConfigException("recipe key '" + key + "': file not found: " + path);
+      }
+      DatasetSpec spec = spec(path, data.fileFormat());
+      if (data.promptTemplate() != null && spec.template() != null) {
+        spec = spec.withTemplate(PromptTemplate.named(data.promptTemplate()));
+      }
+      specs.add(spec);
+    }
+    if (specs.isEmpty()) {
+      return List.of();
+    }
+    LoadResult result = Datasets.loadAll(specs);
+    LOG.info(() -> key + ": " + result.summary());
+    return result.examples();
+  }
+
+  private static DatasetSpec spec(Path path, String format) {
+    String name = path.toString().toLowerCase(Locale.ROOT);
+    String f = format;
+    if (f.equals("auto")) {
+      f =
+          name.endsWith(".parquet")
+              ? "parquet"
+              : name.contains("math") ? "math500" : name.contains("gsm8k") ? "gsm8k" : "";
+    }
+    return switch (f) {
+      case "parquet" -> DatasetSpec.verlParquet(path);
+      case "math500" -> DatasetSpec.math500(path);
+      case "gsm8k" -> DatasetSpec.gsm8k(path);
+      default ->
+          throw new ConfigException(
+              "recipe key 'data.file_format': cannot tell the format of "
+                  + path
+                  + "; set data.file_format to gsm8k, math500 or parquet");
+    };
+  }
+
+  private static List<PromptedExample> encode(
+      List<Example> examples, Tokenizer tok, DataConfig data, String split) {
+    List<PromptedExample> out = new ArrayList<>(examples.size());
+    int dropped = 0;
+    int unencodable = 0;
+    for (Example e : examples) {
+      String text;
+      int[] ids;
+      try {
+        text = data.promptPrefix() + tok.applyChatTemplate(e.prompt(), true);
+        ids = tok.encode(text);
+      } catch (IllegalArgumentException ex) {
+        // A row the tokenizer cannot encode is skipped and counted, never fatal.
+        unencodable++;
+        continue;
+      }
+      if (ids.length > data.maxPromptLength()) {
+        if (!data.filterOverlongPrompts()) {
+          throw new ConfigException(
+              "recipe key 'data.max_prompt_length': "
+                  + split
+                  + " prompt "
+                  + e.uid()
+                  + " has "
+                  + ids.length
+                  + " tokens; raise the limit or set data.filter_overlong_prompts=true");
+        }
+        dropped++;
+        continue;
+      }
+      out.add(new PromptedExample(e, text, ids));
+    }
+    if (dropped > 0) {
+      int d = dropped;
+      LOG.warning(() -> split + ": dropped " + d + " prompts over data.max_prompt_length");
+    }
+    if (unencodable > 0) {
+      int u = unencodable;
+      LOG.warning(() -> split + ": skipped " + u + " prompts the tokenizer cannot encode");
+    }
+    return out;
+  }
+}

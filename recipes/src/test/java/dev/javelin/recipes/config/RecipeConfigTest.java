@@ -1,0 +1,141 @@
+package dev.javelin.recipes.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RecipeConfigTest {
+
+  private static ConfigException fails(String recipe, String... overrides) {
+    return assertThrows(ConfigException.class, () -> Recipes.load(recipe, List.of(overrides)));
+  }
+
+  private static void mentions(ConfigException e, String... parts) {
+    for (String p : parts) {
+      assertTrue(e.getMessage().contains(p), "expected '" + p + "' in: " + e.getMessage());
+    }
+  }
+
+  @Test
+  void everyBundledRecipeLoads() {
+    for (String name : Recipes.bundled()) {
+      RecipeConfig c = Recipes.load("recipes/" + name + ".yaml", List.of());
+      assertTrue(c.data().maxResponseLength() > 0, name);
+    }
+  }
+
+  @Test
+  void arithGrpoHasVerlValues() {
+    RecipeConfig c = Recipes.load("recipes/arith-grpo.yaml", List.of());
+    c.checkTrainable();
+    assertEquals(32, c.data().trainBatchSize());
+    assertEquals(8, c.rollout().n());
+    assertEquals(0.2, c.actor().loss().policyLoss().clipRatio());
+    var tc = c.trainerConfig(10);
+    assertEquals(256, tc.miniBatchSize()); // 32 prompts × n = 8
+    assertEquals("recipes/arith-sft.yaml", c.model().warmupRecipe());
+  }
+
+  @Test
+  void bundledNameWorksWithoutFolderOrExtension() {
+    assertEquals(
+        Recipes.load("arith-grpo", List.of()).data(),
+        Recipes.load("recipes/arith-grpo.yaml", List.of()).data());
+  }
+
+  @Test
+  void overridesApplyAndRoundTripThroughYaml() {
+    RecipeConfig c =
+        Recipes.load(
+            "recipes/arith-grpo.yaml",
+            List.of("actor_rollout_ref.actor.optim.lr=3e-4", "trainer.samplers=3"));
+    assertEquals(3e-4, c.actor().lr());
+    assertEquals(3, c.trainer().samplers());
+    RecipeConfig back = Recipes.fromYaml(Recipes.toYaml(c.settings()), "round trip", List.of());
+    assertEquals(c.settings().asMap(), back.settings().asMap());
+  }
+
+  @Test
+  void unknownKeyNamesTheClosest() {
+    mentions(
+        fails("recipes/arith-grpo.yaml", "actor_rollout_ref.rollout.temprature=0.7"),
+        "actor_rollout_ref.rollout.temprature",
+        "did you mean 'actor_rollout_ref.rollout.temperature'");
+  }
+
+  @Test
+  void wrongTypeNamesTheKey() {
+    mentions(
+        fails("recipes/arith-grpo.yaml", "data.train_batch_size=lots"),
+        "data.train_batch_size",
+        "expected an integer");
+  }
+
+  @Test
+  void miniBatchMustDivideTheBatch() {
+    mentions(
+        fails("recipes/arith-grpo.yaml", "actor_rollout_ref.actor.ppo_mini_batch_size=12"),
+        "actor_rollout_ref.actor.ppo_mini_batch_size",
+        "must divide data.train_batch_size (32)");
+  }
+
+  @Test
+  void microBatchMustDivideTheMiniBatch() {
+    mentions(
+        fails(
+            "recipes/arith-grpo.yaml", "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=100"),
+        "ppo_micro_batch_size_per_gpu",
+        "256 samples");
+  }
+
+  @Test
+  void choicesSuggestTheClosest() {
+    mentions(
+        fails("recipes/arith-grpo.yaml", "algorithm.adv_estimator=grp"),
+        "algorithm.adv_estimator",
+        "did you mean 'grpo'");
+  }
+
+  @Test
+  void grpoNeedsAGroup() {
+    RecipeConfig c =
+        Recipes.load(
+            "recipes/arith-grpo.yaml",
+            List.of(
+                "actor_rollout_ref.rollout.n=1",
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8"));
+    ConfigException e = assertThrows(ConfigException.class, c::checkTrainable);
+    mentions(e, "actor_rollout_ref.rollout.n", "n >= 2");
+  }
+
+  @Test
+  void randomModelMustHoldPromptAndResponse() {
+    mentions(
+        fails("recipes/arith-sft.yaml", "data.max_response_length=40"),
+        "actor_rollout_ref.model.init.max_positions",
+        "shorter than");
+  }
+
+  @Test
+  void klInRewardIsRefused() {
+    mentions(
+        fails("recipes/arith-grpo.yaml", "algorithm.use_kl_in_reward=true"),
+        "algorithm.use_kl_in_reward");
+  }
+
+  @Test
+  void missingRecipeListsTheBundledOnes() {
+    mentions(fails("recipes/arith-grop.yaml"), "arith-grop", "did you mean 'arith-grpo'");
+  }
+
+  @Test
+  void clipRangeIsValidatedByTheGrpoLibrary() {
+    mentions(
+        fails("recipes/arith-grpo.yaml", "actor_rollout_ref.actor.clip_ratio_c=0.5"),
+        "actor_rollout_ref.actor",
+        "clip_ratio_c");
+  }
+}

@@ -1,0 +1,64 @@
+package dev.javelin.tests;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Overrides that shrink the bundled arith-grpo recipe to a seconds-long run, and metric reading.
+ */
+final class TinyRuns {
+  private TinyRuns() {}
+
+  static List<String> tiny(Path dir, int steps, String... extra) {
+    List<String> o =
+        new ArrayList<>(
+            List.of(
+                "actor_rollout_ref.model.path=",
+                "actor_rollout_ref.model.warmup_recipe=",
+                "actor_rollout_ref.model.init.hidden=32",
+                "actor_rollout_ref.model.init.intermediate=64",
+                "actor_rollout_ref.model.init.layers=1",
+                "actor_rollout_ref.model.init.heads=2",
+                "actor_rollout_ref.model.init.kv_heads=2",
+                "actor_rollout_ref.model.init.max_positions=16",
+                "data.synthetic.digits=1",
+                "data.synthetic.train_size=90",
+                "data.synthetic.val_size=8",
+                "data.train_batch_size=8",
+                "data.max_prompt_length=8",
+                "data.max_response_length=3",
+                "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+                "actor_rollout_ref.actor.optim.lr=1e-2",
+                "actor_rollout_ref.rollout.n=8",
+                "custom_reward_function.name=",
+                "custom_reward_function.class=" + LeadingDigitReward.class.getName(),
+                "trainer.total_training_steps=" + steps,
+                "trainer.test_freq=-1",
+                "trainer.save_freq=-1",
+                "trainer.default_local_dir=" + dir));
+    o.addAll(List.of(extra));
+    return o;
+  }
+
+  /** {@code key} per step from a run's metrics.jsonl (steps without it are absent). */
+  static Map<Integer, Double> series(Path dir, String key) throws IOException {
+    Pattern p = Pattern.compile("\"" + Pattern.quote(key) + "\":([-0-9.eE]+)");
+    Pattern step = Pattern.compile("^\\{\"step\":(\\d+)");
+    Map<Integer, Double> out = new TreeMap<>();
+    for (String line : Files.readAllLines(dir.resolve("metrics.jsonl"))) {
+      Matcher m = p.matcher(line);
+      Matcher s = step.matcher(line);
+      if (m.find() && s.find()) {
+        out.put(Integer.parseInt(s.group(1)), Double.parseDouble(m.group(1)));
+      }
+    }
+    return out;
+  }
+}
