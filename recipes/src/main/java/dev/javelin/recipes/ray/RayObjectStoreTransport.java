@@ -7,6 +7,7 @@ import dev.javelin.weightsync.WeightTransport;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -45,7 +46,10 @@ public final class RayObjectStoreTransport implements WeightTransport {
 
   @Override
   public void release(SnapshotHandle handle) {
-    live.remove(handle.version());
+    ObjectRef<byte[]> ref = live.remove(handle.version());
+    if (ref != null) {
+      RayCalls.free(List.of(ref));
+    }
   }
 
   @Override

@@ -91,7 +91,7 @@ public final class RaySamplerPool implements SamplerPool {
   /** In one-at-a-time mode, waits for the call just submitted. */
   private <T> void settle(List<ObjectRef<T>> refs) {
     if (oneAtATime) {
-      RayCalls.get(refs.get(refs.size() - 1));
+      RayCalls.await(refs.get(refs.size() - 1));
     }
   }
 

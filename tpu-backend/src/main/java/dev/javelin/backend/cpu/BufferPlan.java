@@ -9,9 +9,9 @@ import java.util.Set;
 
 /**
  * Where each materialised value lives: the caller's argument, a fresh output array, or one of a
- * small set of slots reused across the program (liveness analysis, best-fit by capacity) and kept
- * across runs. A {@code dynamic_update_slice} whose operand dies at it takes over the operand's
- * slot and skips the copy.
+ * small set of slots reused across the program (liveness analysis, best-fit by capacity), taken
+ * from the device's bounded array pool for each run and given back after it. A {@code
+ * dynamic_update_slice} whose operand dies at it takes over the operand's slot and skips the copy.
  */
 final class BufferPlan {
 

@@ -23,7 +23,6 @@ final class CpuExecutable implements Executable {
   private final Staging staging = new Staging();
   private final ArrayPool pool;
   private final KernelProfile profile;
-  private Object[] slots;
 
   CpuExecutable(Program program, Parallel parallel, ArrayPool pool, KernelProfile profile) {
     this.pool = pool;
@@ -51,7 +50,30 @@ final class CpuExecutable implements Executable {
   public List<DeviceBuffer> run(List<? extends DeviceBuffer> arguments) {
     Frame frame = new Frame(nodes.size());
     bindArguments(frame, arguments);
-    bindStorage(frame);
+    // Work arrays come from the device's bounded pool for the length of one run and go back after
+    // it, so the many executables of a continuous-batching sampler (one per shape) do not each
+    // hold their intermediates for ever.
+    Object[] slots = takeSlots();
+    try {
+      bindStorage(frame, slots);
+      runKernels(frame);
+      return collectOutputs(frame);
+    } finally {
+      for (int s = 0; s < slots.length; s++) {
+        pool.give(plan.slotTypes.get(s), plan.slotSizes.get(s), slots[s]);
+      }
+    }
+  }
+
+  private Object[] takeSlots() {
+    Object[] slots = new Object[plan.slotTypes.size()];
+    for (int s = 0; s < slots.length; s++) {
+      slots[s] = pool.take(plan.slotTypes.get(s), plan.slotSizes.get(s));
+    }
+    return slots;
+  }
+
+  private void runKernels(Frame frame) {
     if (profile.enabled()) {
       for (Kernel k : kernels) {
         long t0 = System.nanoTime();
@@ -63,6 +85,9 @@ final class CpuExecutable implements Executable {
         k.run(frame);
       }
     }
+  }
+
+  private List<DeviceBuffer> collectOutputs(Frame frame) {
     List<DeviceBuffer> results = new ArrayList<>(outputValues.length);
     Set<Integer> handedOut = new HashSet<>();
     for (int v : outputValues) {
@@ -107,13 +132,7 @@ final class CpuExecutable implements Executable {
     }
   }
 
-  private void bindStorage(Frame frame) {
-    if (slots == null) {
-      slots = new Object[plan.slotTypes.size()];
-      for (int s = 0; s < slots.length; s++) {
-        slots[s] = Conversions.allocate(plan.slotTypes.get(s), plan.slotSizes.get(s));
-      }
-    }
+  private void bindStorage(Frame frame, Object[] slots) {
     for (int v = 0; v < nodes.size(); v++) {
       switch (plan.kinds[v]) {
         case SLOT -> frame.values[v] = slots[plan.slotOf[v]];
@@ -147,6 +166,5 @@ final class CpuExecutable implements Executable {
   @Override
   public void close() {
     staging.close();
-    slots = null;
   }
 }
