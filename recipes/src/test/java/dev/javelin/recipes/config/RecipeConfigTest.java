@@ -35,7 +35,7 @@ class RecipeConfigTest {
     assertEquals(8, c.rollout().n());
     assertEquals(0.2, c.actor().loss().policyLoss().clipRatio());
     var tc = c.trainerConfig(10);
-    assertEquals(256, tc.miniBatchSize()); // 32 prompts × n = 8
+    assertEquals(128, tc.miniBatchSize()); // ppo_mini_batch_size 16 prompts × n = 8
     assertEquals("recipes/arith-sft.yaml", c.model().warmupRecipe());
   }
 
@@ -88,7 +88,7 @@ class RecipeConfigTest {
         fails(
             "recipes/arith-grpo.yaml", "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=100"),
         "ppo_micro_batch_size_per_gpu",
-        "256 samples");
+        "128 samples");
   }
 
   @Test
