@@ -177,7 +177,20 @@ public final class RecipeSchema {
     b.add(of("trainer.seed", LONG, 1L, "seed of sampling and trainer shuffles"));
     b.add(of("trainer.device", STRING, "cpu", "device spec for trainer and samplers"));
     b.add(of("trainer.samplers", INT, 2, "sampler actors (--samplers N)"));
-    b.add(of("trainer.ray", KeyType.oneOf("local", "off"), "local", "Ray local mode or plain"));
+    b.add(
+        of(
+            "trainer.ray",
+            KeyType.oneOf("local", "cluster", "off"),
+            "local",
+            "Ray local mode, a Ray cluster, or plain objects"));
+    b.add(optional("trainer.ray_address", STRING, "cluster address; default $RAY_ADDRESS"));
+    b.add(of("trainer.max_restarts", INT, 3, "restarts of a dead sampler actor (cluster)"));
+    b.add(
+        of(
+            "trainer.rollout_mode",
+            KeyType.oneOf("sync", "one_step_off"),
+            "sync",
+            "sync, or generate step k+1 while training step k"));
     b.add(of("trainer.logger", STRING_LIST, List.of("console"), "console and/or jsonl"));
   }
 

@@ -20,7 +20,12 @@ import java.util.Objects;
  * @param seed seeds sampling (per request) and the trainer's shuffles
  * @param device device spec (cpu, ref, xla:...)
  * @param samplers sampler actors
- * @param ray {@code local} (Ray local mode in this JVM) or {@code off} (plain objects)
+ * @param ray {@code local} (Ray local mode in this JVM), {@code cluster} (a running Ray cluster) or
+ *     {@code off} (plain objects)
+ * @param rayAddress the cluster's GCS address ({@code host:port}); null means {@code RAY_ADDRESS}
+ * @param maxRestarts how often a dead sampler actor is restarted (cluster mode)
+ * @param rolloutMode {@code sync} or {@code one_step_off} (generation of step k+1 overlaps the
+ *     update of step k)
  * @param loggers {@code console} and/or {@code jsonl} (metrics.jsonl is always written)
  */
 public record TrainerSection(
@@ -38,6 +43,9 @@ public record TrainerSection(
     String device,
     int samplers,
     String ray,
+    String rayAddress,
+    int maxRestarts,
+    String rolloutMode,
     List<String> loggers) {
 
   /** Validates each key. */
@@ -50,6 +58,7 @@ public record TrainerSection(
     Checks.require(testFreq == -1 || testFreq > 0, "trainer.test_freq", "use -1 or N > 0");
     Checks.require(maxCkptToKeep >= 0, "trainer.max_actor_ckpt_to_keep", "must be >= 0");
     Checks.positive("trainer.samplers", samplers);
+    Checks.require(maxRestarts >= 0, "trainer.max_restarts", "must be >= 0");
     Checks.require(!resumeMode.isBlank(), "trainer.resume_mode", "auto, disable or a path");
     for (String l : loggers) {
       Checks.require(
@@ -84,7 +93,15 @@ public record TrainerSection(
         s.getString("trainer.device"),
         s.getInt("trainer.samplers"),
         s.getString("trainer.ray"),
+        s.optString("trainer.ray_address").filter(a -> !a.isBlank()).orElse(null),
+        s.getInt("trainer.max_restarts"),
+        s.getString("trainer.rollout_mode"),
         s.getStrings("trainer.logger"));
+  }
+
+  /** Whether generation of step k+1 overlaps the update of step k. */
+  public boolean oneStepOff() {
+    return rolloutMode.equals("one_step_off");
   }
 
   /** Whether step {@code step} (1-based) is a checkpoint step. */

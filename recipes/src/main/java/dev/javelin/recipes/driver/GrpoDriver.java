@@ -15,10 +15,13 @@ import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.logging.Logger;
 
 /**
  * The GRPO loop, in VeRL's order: batch → generate (n per prompt, across samplers) → rewards →
@@ -26,6 +29,7 @@ import java.util.Map;
  * checkpoint every {@code save_freq} → metrics. Every phase is timed ({@code timing_s/gen}, ...).
  */
 public final class GrpoDriver {
+  private static final Logger LOG = Logger.getLogger(GrpoDriver.class.getName());
   private final RecipeConfig recipe;
   private final TaskData task;
   private final Trainer trainer;
@@ -37,6 +41,7 @@ public final class GrpoDriver {
   private final MetricsJsonl metrics;
   private final ConsoleProgress console;
   private final Map<Example, PromptedExample> prompted = new IdentityHashMap<>();
+  private final List<StepListener> listeners = new ArrayList<>();
 
   /** Wires a run; {@code console} may be null (no progress bar). */
   public GrpoDriver(
@@ -61,6 +66,12 @@ public final class GrpoDriver {
     for (PromptedExample p : task.train()) {
       prompted.put(p.example(), p);
     }
+  }
+
+  /** Adds a listener told every logged step's metrics. */
+  public GrpoDriver addListener(StepListener listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
+    return this;
   }
 
   /** Runs (or resumes) until the last step or a stop request; returns the summary. */
@@ -182,6 +193,15 @@ public final class GrpoDriver {
 
   private void log(int step, int total, Map<String, Double> m, double accuracy) {
     metrics.write(step, m);
+    for (var it = listeners.iterator(); it.hasNext(); ) {
+      StepListener l = it.next();
+      try {
+        l.onStep(step, total, Collections.unmodifiableMap(m));
+      } catch (RuntimeException e) {
+        LOG.warning("step listener failed and was dropped: " + e);
+        it.remove();
+      }
+    }
     if (console != null) {
       if (step == 0) {
         console.message(
