@@ -14,6 +14,16 @@ public interface Device extends AutoCloseable {
   /** Compiles a program; callers cache the result per shape bucket. */
   Executable compile(Program program);
 
+  /**
+   * Compiles a program whose runs may update the donated arguments in place (see {@link Donation}).
+   * The default ignores the donation: outputs are fresh buffers and the arguments stay intact,
+   * which is correct, only not in place.
+   */
+  default Executable compile(Program program, Donation donation) {
+    donation.validate(program);
+    return compile(program);
+  }
+
   /** Copies a host tensor to the device. */
   DeviceBuffer upload(Tensor tensor);
 

@@ -55,7 +55,8 @@ public final class DecodeSession implements AutoCloseable {
     this.decode =
         model.executable(
             "decode_b" + batch + "_s" + capacity,
-            () -> ModelPrograms.decode(c, batch, capacity, p));
+            () -> ModelPrograms.decode(c, batch, capacity, p),
+            program -> ModelPrograms.decodeInPlace(program, c.layers()));
     Map<String, DeviceBuffer> in = new HashMap<>();
     TokenBatch tb = padded.padTo(promptSlots);
     in.put(ModelPrograms.INPUT_IDS, model.device().upload(tb.ids()));

@@ -1,12 +1,15 @@
 package dev.javelin.backend.model;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builders of the static-shape programs the framework runs. Parameters are the weights (HF names,
@@ -121,6 +124,20 @@ public final class ModelPrograms {
     outs.add(keyMask);
     outs.addAll(caches);
     return g.build(outs);
+  }
+
+  /**
+   * Donates the key mask and each layer's key and value cache of a {@link #decode} program to their
+   * updates, so a step writes the new token into the cache in place.
+   */
+  public static Donation decodeInPlace(Program decode, int layers) {
+    Map<String, Integer> byName = new LinkedHashMap<>();
+    byName.put(KEY_MASK, 1);
+    for (int i = 0; i < layers; i++) {
+      byName.put(cacheKey(i), 2 + 2 * i);
+      byName.put(cacheValue(i), 3 + 2 * i);
+    }
+    return Donation.byName(decode, byName);
   }
 
   /**

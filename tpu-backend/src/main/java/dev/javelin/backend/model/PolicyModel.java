@@ -2,16 +2,19 @@ package dev.javelin.backend.model;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.safetensors.StorageType;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -75,6 +78,14 @@ public final class PolicyModel implements AutoCloseable {
     }
   }
 
+  /**
+   * The device buffers holding the weights, by HF name (a read-only view). A train step may replace
+   * or overwrite them in place; do not hold on to one across steps.
+   */
+  public Map<String, DeviceBuffer> weightsOnDevice() {
+    return Collections.unmodifiableMap(weights);
+  }
+
   /** The current weights on the host, as a checkpoint. */
   public ModelCheckpoint checkpoint() {
     Map<String, Tensor.F32> host = new LinkedHashMap<>();
@@ -136,6 +147,18 @@ public final class PolicyModel implements AutoCloseable {
 
   Executable executable(String key, Supplier<Program> build) {
     return compiled.computeIfAbsent(key, k -> device.compile(build.get()));
+  }
+
+  /**
+   * As above, compiled with the {@link Donation} that {@code donation} derives from the program.
+   */
+  Executable executable(String key, Supplier<Program> build, Function<Program, Donation> donation) {
+    return compiled.computeIfAbsent(
+        key,
+        k -> {
+          Program p = build.get();
+          return device.compile(p, donation.apply(p));
+        });
   }
 
   /** Weights + rope tables + the given per-call inputs, uploaded. Caller closes the uploads. */

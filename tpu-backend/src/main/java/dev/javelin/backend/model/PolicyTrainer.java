@@ -10,6 +10,7 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,11 @@ import java.util.Map;
  * gradients accumulated on the device over micro-batches); {@link #stepFused} runs one program
  * holding an in-graph loss, its gradients and the update. A step whose gradient norm is not finite
  * changes nothing and does not advance the optimizer step count.
+ *
+ * <p>Updates are compiled with a {@link dev.javelin.backend.Donation}: on a device that aliases
+ * (XLA) the weights, m and v are overwritten in place and the gradient sum accumulates in place, so
+ * a step holds one copy of the model and its optimizer state, and only tokens, masks, cotangents
+ * and scalars cross the host boundary.
  */
 public final class PolicyTrainer implements AutoCloseable {
 
@@ -124,10 +130,12 @@ public final class PolicyTrainer implements AutoCloseable {
     int b = padded.batch();
     int tb = padded.length();
     ModelConfig c = model.config();
+    List<String> names = model.weightNames();
     Executable exe =
         model.executable(
             "train_" + loss.name() + "_b" + b + "_t" + tb,
-            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config));
+            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config),
+            p -> TrainPrograms.fusedInPlace(p, names));
     Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
     lossInputs.forEach((k, v) -> in.put(k, model.device().upload(v)));
     double lr = schedule.lr(applied);
@@ -137,9 +145,18 @@ public final class PolicyTrainer implements AutoCloseable {
     all.putAll(moments);
     List<DeviceBuffer> out = model.runKeeping(exe, all);
     in.values().forEach(DeviceBuffer::close);
+    StepResult r = absorbUpdate(out.subList(1, out.size()), Double.NaN, lr);
     double lossValue = out.get(0).toHost().getDouble(0);
     out.get(0).close();
-    return absorbUpdate(out.subList(1, out.size()), lossValue, lr);
+    return new StepResult(lossValue, r.gradNorm(), r.applied(), r.lr(), r.step());
+  }
+
+  /**
+   * The device buffers holding m and v (a read-only view, by program name); a step may overwrite or
+   * replace them.
+   */
+  public Map<String, DeviceBuffer> momentsOnDevice() {
+    return Collections.unmodifiableMap(moments);
   }
 
   /** m and v of every weight, by their program names ({@code m.<name>}, {@code v.<name>}). */
@@ -188,7 +205,12 @@ public final class PolicyTrainer implements AutoCloseable {
 
   private List<DeviceBuffer> accumulate(List<DeviceBuffer> acc, List<DeviceBuffer> grads) {
     Map<String, Shape> shapes = weightShapes();
-    Executable exe = model.executable("accumulate", () -> OptimizerPrograms.accumulate(shapes));
+    List<String> names = model.weightNames();
+    Executable exe =
+        model.executable(
+            "accumulate",
+            () -> OptimizerPrograms.accumulate(shapes),
+            p -> OptimizerPrograms.inPlaceAccumulate(p, names));
     List<DeviceBuffer> args = new ArrayList<>(acc);
     args.addAll(grads);
     List<DeviceBuffer> sum = exe.run(args);
@@ -198,11 +220,15 @@ public final class PolicyTrainer implements AutoCloseable {
 
   private StepResult update(List<DeviceBuffer> grads, double loss) {
     Map<String, Shape> shapes = weightShapes();
-    Executable exe = model.executable("adamw", () -> OptimizerPrograms.adamW(shapes, config));
+    List<String> names = model.weightNames();
+    Executable exe =
+        model.executable(
+            "adamw",
+            () -> OptimizerPrograms.adamW(shapes, config),
+            p -> OptimizerPrograms.inPlaceUpdate(p, names, 2));
     double lr = schedule.lr(applied);
     Map<String, DeviceBuffer> named = new HashMap<>(model.weightBuffers());
     named.putAll(moments);
-    List<String> names = model.weightNames();
     for (int i = 0; i < names.size(); i++) {
       named.put(OptimizerPrograms.grad(names.get(i)), grads.get(i));
     }
@@ -217,12 +243,11 @@ public final class PolicyTrainer implements AutoCloseable {
     return absorbUpdate(out, loss, lr);
   }
 
-  /** Takes [norm, applied, weights..., m..., v...], swapping in the new buffers. */
+  /**
+   * Takes [norm, applied, weights..., m..., v...], swapping in the new buffers first: the run has
+   * consumed the old ones where the device donates them.
+   */
   private StepResult absorbUpdate(List<DeviceBuffer> out, double loss, double lr) {
-    double norm = out.get(0).toHost().getDouble(0);
-    boolean ok = out.get(1).toHost().getDouble(0) > 0.5;
-    out.get(0).close();
-    out.get(1).close();
     List<String> names = model.weightNames();
     int n = names.size();
     for (int i = 0; i < n; i++) {
@@ -233,6 +258,10 @@ public final class PolicyTrainer implements AutoCloseable {
       moments.put(m, replace(moments.get(m), out.get(2 + n + i)));
       moments.put(v, replace(moments.get(v), out.get(2 + 2 * n + i)));
     }
+    double norm = out.get(0).toHost().getDouble(0);
+    boolean ok = out.get(1).toHost().getDouble(0) > 0.5;
+    out.get(0).close();
+    out.get(1).close();
     if (ok) {
       applied++;
     }

@@ -7,6 +7,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,14 @@ public final class SlotDecoder implements AutoCloseable {
 
   public int rows() {
     return rows;
+  }
+
+  /**
+   * The device buffers of the KV cache, per layer key then value (read-only; empty before the first
+   * prefill or step). A step overwrites them in place where the device donates.
+   */
+  public List<DeviceBuffer> cacheOnDevice() {
+    return caches == null ? List.of() : Collections.unmodifiableList(caches);
   }
 
   /** Positions each row holds. */
@@ -240,7 +249,9 @@ public final class SlotDecoder implements AutoCloseable {
     this.rows = b;
     this.decode =
         model.executable(
-            "slot_decode_b" + b + "_s" + s, () -> SlotPrograms.decode(c, b, s, c.maxPositions()));
+            "slot_decode_b" + b + "_s" + s,
+            () -> SlotPrograms.decode(c, b, s, c.maxPositions()),
+            p -> SlotPrograms.decodeInPlace(p, c.layers()));
   }
 
   private List<DeviceBuffer> zeroCaches() {

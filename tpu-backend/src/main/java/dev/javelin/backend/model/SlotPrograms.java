@@ -1,13 +1,16 @@
 package dev.javelin.backend.model;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op.Direction;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decode programs for continuous batching: every row of the batch is an independent slot with its
@@ -67,6 +70,19 @@ public final class SlotPrograms {
     outs.add(m.logits(g, in.weights(), g.reshape(h, b, c.hidden())));
     outs.addAll(cacheOut);
     return g.build(outs);
+  }
+
+  /**
+   * Donates each layer's key and value cache of a {@link #decode} program to its update, so a step
+   * writes the new token into the cache in place instead of copying the cache.
+   */
+  public static Donation decodeInPlace(Program decode, int layers) {
+    Map<String, Integer> byName = new LinkedHashMap<>();
+    for (int i = 0; i < layers; i++) {
+      byName.put(ModelPrograms.cacheKey(i), 1 + 2 * i);
+      byName.put(ModelPrograms.cacheValue(i), 2 + 2 * i);
+    }
+    return Donation.byName(decode, byName);
   }
 
   /** Name of the row-index input of {@link #gatherRows}. */

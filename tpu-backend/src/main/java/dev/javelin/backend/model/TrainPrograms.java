@@ -1,6 +1,7 @@
 package dev.javelin.backend.model;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Autodiff;
 import dev.javelin.backend.graph.GraphBuilder;
@@ -59,6 +60,14 @@ public final class TrainPrograms {
     outs.addAll(
         OptimizerPrograms.outputs(AdamWGraph.apply(g, weights, grads, m, v, lr, step, cfg)));
     return g.build(outs);
+  }
+
+  /**
+   * The donation that makes a {@link #fused} step update weights, m and v in place ({@code
+   * weightNames} in {@link WeightSpec#layout} order).
+   */
+  public static Donation fusedInPlace(Program fused, List<String> weightNames) {
+    return OptimizerPrograms.inPlaceUpdate(fused, weightNames, 3);
   }
 
   /** The VJP split of {@link ModelPrograms#logProbs} with respect to every weight. */

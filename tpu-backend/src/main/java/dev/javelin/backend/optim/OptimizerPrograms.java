@@ -1,6 +1,7 @@
 package dev.javelin.backend.optim;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
@@ -77,6 +78,34 @@ public final class OptimizerPrograms {
       outs.add(g.add(acc.get(i), gr.get(i)));
     }
     return g.build(outs);
+  }
+
+  /**
+   * Donates every weight, m and v of an update program to its new value, so that the step
+   * overwrites the model and the optimizer state in place. The update's outputs start at {@code
+   * first}: new weights at {@code first + i}, m at {@code first + n + i}, v at {@code first + 2n +
+   * i} for the i-th of the n {@code names} (2 for {@link #adamW}, 3 for a fused train step that
+   * returns its loss first).
+   */
+  public static Donation inPlaceUpdate(Program program, List<String> names, int first) {
+    int n = names.size();
+    Map<String, Integer> byName = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      String w = names.get(i);
+      byName.put(w, first + i);
+      byName.put(firstMoment(w), first + n + i);
+      byName.put(secondMoment(w), first + 2 * n + i);
+    }
+    return Donation.byName(program, byName);
+  }
+
+  /** Donates each running sum of an {@link #accumulate} program to its new value. */
+  public static Donation inPlaceAccumulate(Program program, List<String> names) {
+    Map<String, Integer> byName = new LinkedHashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      byName.put(accumulator(names.get(i)), i);
+    }
+    return Donation.byName(program, byName);
   }
 
   private static List<Node> declare(

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 /**
@@ -29,6 +30,8 @@ final class CompileCache {
   static final String PROPERTY = "javelin.xla.cache";
   private static final long MEMORY_BYTES = 256L << 20;
 
+  private static final ConcurrentHashMap<String, Object> ENTRY_LOCKS = new ConcurrentHashMap<>();
+
   private final Optional<Path> dir;
   private final String pluginId;
   private final LinkedHashMap<String, byte[]> memory = new LinkedHashMap<>(16, 0.75f, true);
@@ -39,6 +42,14 @@ final class CompileCache {
   CompileCache(Optional<Path> dir, String pluginId) {
     this.dir = dir;
     this.pluginId = pluginId;
+  }
+
+  /**
+   * A process-wide lock per entry: devices that need the same program at the same time (samplers
+   * starting together) compile it once, and the others then find it in the disk cache.
+   */
+  static Object lockFor(String key) {
+    return ENTRY_LOCKS.computeIfAbsent(key, k -> new Object());
   }
 
   /** The folder from {@value #PROPERTY} / {@value #ENV}, default ~/.cache/javelin/xla. */

@@ -58,7 +58,9 @@ final class XlaBuffer implements DeviceBuffer {
     } else {
       array = ((Tensor.Pred) t).data();
     }
-    PjrtNative.bufferToHost(device.api(), handle(), array, shape.size() * dtype.byteSize());
+    long bytes = shape.size() * dtype.byteSize();
+    PjrtNative.bufferToHost(device.api(), handle(), array, bytes);
+    device.countDownload(bytes);
     return t;
   }
 

@@ -3,6 +3,7 @@ package dev.javelin.backend.xla;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
@@ -22,7 +23,7 @@ import java.util.logging.Logger;
  * A device behind a PJRT plugin ({@code xla:cpu}, {@code xla:gpu}, {@code tpu}): programs are
  * printed as StableHLO text and compiled by the plugin; buffers stay on the device between runs.
  * Runs on the client's first addressable device. Closing frees every buffer and executable still
- * open, then the client.
+ * open, then gives back the plugin's shared client.
  */
 public final class XlaDevice implements Device {
   private static final Logger LOG = Logger.getLogger(XlaDevice.class.getName());
@@ -30,25 +31,22 @@ public final class XlaDevice implements Device {
   private final String name;
   private final PjrtPlugin plugin;
   private final String platform;
+  private final PjrtClient shared;
   private final long client;
   private final long device;
   private final CompileCache cache;
   private final Set<AutoCloseable> live = Collections.newSetFromMap(new IdentityHashMap<>());
+  private Transfers transfers = new Transfers(0, 0, 0, 0);
   private boolean closed;
 
-  private XlaDevice(
-      String name,
-      PjrtPlugin plugin,
-      long client,
-      long device,
-      String platform,
-      CompileCache cache) {
+  private XlaDevice(String name, PjrtPlugin plugin, PjrtClient client, CompileCache cache) {
     this.name = name;
     this.cache = cache;
     this.plugin = plugin;
-    this.client = client;
-    this.device = device;
-    this.platform = platform;
+    this.shared = client;
+    this.client = client.handle();
+    this.device = client.firstDevice();
+    this.platform = client.platform();
   }
 
   /** Opens with the default compile cache folder ({@link CompileCache#defaultDir()}). */
@@ -57,41 +55,36 @@ public final class XlaDevice implements Device {
   }
 
   /**
-   * Creates a client on the plugin and binds its first addressable device.
+   * Binds the first addressable device of the plugin's client (shared by every device opened on
+   * that plugin in this process, see {@link PjrtClient}).
    *
    * @param cacheDir where serialized executables are kept between runs; empty for memory only
    */
   public static XlaDevice open(String spec, PjrtPlugin plugin, Optional<Path> cacheDir) {
-    long client = PjrtNative.clientCreate(plugin.api(), new String[0], new long[0]);
+    PjrtClient client = PjrtClient.acquire(plugin);
     try {
-      long[] devices = PjrtNative.addressableDevices(plugin.api(), client);
-      if (devices.length == 0) {
-        throw new IllegalStateException("PJRT plugin " + plugin.path() + " has no devices");
-      }
-      String platform = PjrtNative.platformName(plugin.api(), client);
       LOG.info(
           () ->
               "opened "
                   + spec
                   + " on platform "
-                  + platform
+                  + client.platform()
                   + " ("
-                  + devices.length
+                  + client.deviceCount()
                   + " devices, PJRT "
                   + plugin.version()
                   + ")");
       String pluginId =
-          platform
+          client.platform()
               + " "
-              + PjrtNative.platformVersion(plugin.api(), client)
+              + client.platformVersion()
               + " pjrt "
               + plugin.version()
               + " "
               + plugin.path().getFileName();
-      return new XlaDevice(
-          spec, plugin, client, devices[0], platform, new CompileCache(cacheDir, pluginId));
+      return new XlaDevice(spec, plugin, client, new CompileCache(cacheDir, pluginId));
     } catch (RuntimeException e) {
-      PjrtNative.clientDestroy(plugin.api(), client);
+      client.release();
       throw e;
     }
   }
@@ -123,15 +116,18 @@ public final class XlaDevice implements Device {
    * Compiles with input/output aliasing: each donated argument is updated in place and consumed
    * (closed) by every run.
    */
+  @Override
   public synchronized Executable compile(Program program, Donation donation) {
     checkOpen();
     donation.validate(program);
-    String module = donation.annotate(StableHloPrinter.print(program), program);
+    String module = AliasAnnotation.annotate(StableHloPrinter.print(program), program, donation);
     byte[] text = module.getBytes(StandardCharsets.UTF_8);
     byte[] options = CompileOptions.singleDevice();
     String key = cache.key(text, options);
-    long handle =
-        loadCached(program, key).orElseGet(() -> compileFresh(program, text, options, key));
+    long handle;
+    synchronized (CompileCache.lockFor(key)) {
+      handle = loadCached(program, key).orElseGet(() -> compileFresh(program, text, options, key));
+    }
     XlaExecutable exe = new XlaExecutable(this, program, handle, donation);
     live.add(exe);
     long outputs;
@@ -216,7 +212,17 @@ public final class XlaDevice implements Device {
     long handle =
         PjrtNative.bufferFromHost(
             api(), client, device, data, XlaDType.pjrtType(tensor.dtype()), ldims);
+    transfers = transfers.plusUpload(tensor.shape().size() * tensor.dtype().byteSize());
     return adopt(handle, tensor.shape(), tensor.dtype());
+  }
+
+  /** Host↔device traffic since this device opened. */
+  public synchronized Transfers transfers() {
+    return transfers;
+  }
+
+  synchronized void countDownload(long bytes) {
+    transfers = transfers.plusDownload(bytes);
   }
 
   synchronized XlaBuffer adopt(long handle, Shape shape, DType dtype) {
@@ -252,6 +258,6 @@ public final class XlaDevice implements Device {
         LOG.warning(() -> "freeing " + r + " on close failed: " + e.getMessage());
       }
     }
-    PjrtNative.clientDestroy(api(), client);
+    shared.release();
   }
 }

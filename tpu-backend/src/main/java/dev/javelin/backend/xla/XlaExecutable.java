@@ -1,6 +1,7 @@
 package dev.javelin.backend.xla;
 
 import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;

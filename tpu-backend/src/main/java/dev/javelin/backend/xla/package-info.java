@@ -3,6 +3,6 @@
  * over a plugin's function table ({@link dev.javelin.backend.xla.PjrtNative}), plugin discovery and
  * version checks, the {@link dev.javelin.backend.xla.XlaDevice} that compiles StableHLO text and
  * keeps buffers resident, a compile cache in memory and on disk, and input/output aliasing ({@link
- * dev.javelin.backend.xla.Donation}) for in-place train steps.
+ * dev.javelin.backend.Donation}, written by {@code AliasAnnotation}) for in-place train steps.
  */
 package dev.javelin.backend.xla;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
@@ -35,8 +36,8 @@ class DonationTest {
   void annotatesTheDonatedArgument() {
     Program p = step();
     String text =
-        new Donation(Map.of(0, 1))
-            .annotate(dev.javelin.backend.stablehlo.StableHloPrinter.print(p), p);
+        AliasAnnotation.annotate(
+            dev.javelin.backend.stablehlo.StableHloPrinter.print(p), p, new Donation(Map.of(0, 1)));
     assertTrue(text.contains("%arg0: tensor<256xf32> {tf.aliasing_output = 1 : i32}, %arg1"), text);
   }
 

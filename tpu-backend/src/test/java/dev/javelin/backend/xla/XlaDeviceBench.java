@@ -3,6 +3,7 @@ package dev.javelin.backend.xla;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.cpu.bench.ModelInputs;
@@ -83,7 +84,7 @@ public final class XlaDeviceBench {
       }
       List<String> names = WeightSpec.layout(c).stream().map(WeightSpec::name).toList();
       Case k = cases.get(0);
-      double inPlace = median(cold, k, repeats, Donation.fusedTrainStep(k.program(), names));
+      double inPlace = median(cold, k, repeats, TrainPrograms.fusedInPlace(k.program(), names));
       System.out.printf(
           "| train_step, weights+m+v donated | | %.4f | | %.0f | | |%n",
           inPlace, k.tokens() / inPlace);
@@ -107,10 +108,7 @@ public final class XlaDeviceBench {
     List<DeviceBuffer> in = new ArrayList<>();
     k.args().forEach(a -> in.add(d.upload(a)));
     double[] times = new double[repeats];
-    try (Executable exe =
-        donation.aliases().isEmpty()
-            ? d.compile(k.program())
-            : ((XlaDevice) d).compile(k.program(), donation)) {
+    try (Executable exe = d.compile(k.program(), donation)) {
       runOnce(exe, in, donation); // warm-up
       for (int r = 0; r < repeats; r++) {
         long start = System.nanoTime();

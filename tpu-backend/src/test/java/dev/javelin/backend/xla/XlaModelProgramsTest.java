@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.cpu.bench.ModelInputs;
@@ -80,7 +81,7 @@ class XlaModelProgramsTest {
     float[] onCpu = lossCurve(cpu, program, args, 20);
     float[] onXla = lossCurve(xla, program, args, 20);
     List<String> names = WeightSpec.layout(MICRO).stream().map(WeightSpec::name).toList();
-    float[] inPlace = lossCurve(xla, program, args, 20, Donation.fusedTrainStep(program, names));
+    float[] inPlace = lossCurve(xla, program, args, 20, TrainPrograms.fusedInPlace(program, names));
     for (int i = 0; i < onCpu.length; i++) {
       double rel = Math.abs(onXla[i] - onCpu[i]) / Math.max(Math.abs(onCpu[i]), 1e-6);
       int step = i;
@@ -116,10 +117,7 @@ class XlaModelProgramsTest {
     List<DeviceBuffer> in = new ArrayList<>();
     args.forEach(a -> in.add(device.upload(a)));
     float[] losses = new float[steps];
-    try (Executable exe =
-        donation.aliases().isEmpty()
-            ? device.compile(program)
-            : ((XlaDevice) device).compile(program, donation)) {
+    try (Executable exe = device.compile(program, donation)) {
       for (int s = 0; s < steps; s++) {
         int stepIdx = index.get(OptimizerPrograms.STEP);
         in.get(stepIdx).close();
