@@ -45,14 +45,15 @@ final class BlockProgram {
     return values.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** Per-thread scratch: one block per computed step; constant blocks filled once, here. */
+  /**
+   * Per-thread scratch: one block per step (loaded values are copied in, so that every loop runs
+   * over blocks indexed from 0, the form C2 vectorises); constant blocks filled once, here.
+   */
   Scratch newScratch() {
     Scratch s = new Scratch(steps.length);
     for (int i = 0; i < steps.length; i++) {
       Step step = steps[i];
-      if (!(step instanceof Step.Load)) {
-        s.blocks[i] = Conversions.allocate(step.dtype(), BLOCK);
-      }
+      s.blocks[i] = Conversions.allocate(step.dtype(), BLOCK);
       if (step instanceof Step.Fill f) {
         Conversions.fill(f.dtype(), f.constant(), s.blocks[i], 0, BLOCK);
       }
@@ -67,32 +68,35 @@ final class BlockProgram {
    */
   void eval(Frame frame, Scratch s, int start, int n, Object out, int oo) {
     int last = steps.length - 1;
-    for (int i = 0; i <= last; i++) {
-      boolean toOut = i == last && out != null;
-      Object o = toOut ? out : s.blocks[i];
-      int off = toOut ? oo : 0;
-      evalStep(steps[i], frame, s, start, n, o, off, toOut);
-      if (steps[i] instanceof Step.Load l) {
-        s.arrays[i] = frame.values[l.value()];
-        s.offsets[i] = start;
-        if (toOut) {
-          System.arraycopy(s.arrays[i], start, out, oo, n);
-        }
-      } else {
-        s.arrays[i] = o;
-        s.offsets[i] = off;
+    if (last == 0 && steps[0] instanceof Step.Load l) {
+      // A bare load (a reduction straight over a materialised value): no copy needed.
+      s.arrays[0] = frame.values[l.value()];
+      s.offsets[0] = start;
+      if (out != null) {
+        System.arraycopy(s.arrays[0], start, out, oo, n);
       }
+      return;
+    }
+    for (int i = 0; i <= last; i++) {
+      Object block = s.blocks[i];
+      if (steps[i] instanceof Step.Load l) {
+        System.arraycopy(frame.values[l.value()], start, block, 0, n);
+      } else {
+        evalStep(steps[i], frame, s, start, n, block);
+      }
+      s.arrays[i] = block;
+      s.offsets[i] = 0;
+    }
+    if (out != null) {
+      System.arraycopy(s.blocks[last], 0, out, oo, n);
     }
   }
 
-  private static void evalStep(
-      Step step, Frame frame, Scratch s, int start, int n, Object o, int oo, boolean toOut) {
-    if (step instanceof Step.Load) {
+  /** One computed step into its block {@code o} (constant blocks are pre-filled). */
+  private static void evalStep(Step step, Frame frame, Scratch s, int start, int n, Object o) {
+    int oo = 0;
+    if (step instanceof Step.Fill) {
       return;
-    } else if (step instanceof Step.Fill f) {
-      if (toOut) { // scratch blocks of constants are pre-filled
-        Conversions.fill(f.dtype(), f.constant(), o, oo, n);
-      }
     } else if (step instanceof Step.View v) {
       v.view().read(v.dtype(), frame.values[v.value()], start, n, o, oo);
     } else if (step instanceof Step.Iota io) {

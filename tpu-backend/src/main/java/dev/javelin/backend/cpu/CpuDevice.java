@@ -13,8 +13,14 @@ import java.util.Map;
  * The worker count is {@code -Djavelin.cpu.threads=N}, by default every available processor.
  */
 public final class CpuDevice implements Device {
-  /** Arrays of closed buffers kept for reuse as outputs, at most this many bytes. */
-  private static final long POOL_BYTES = 1L << 30;
+  /**
+   * Arrays of closed buffers kept for reuse as outputs, at most this many bytes per device ({@code
+   * -Djavelin.cpu.pool_bytes}); by default min(256 MiB, max heap / 16), since one JVM in Ray local
+   * mode holds a device per trainer and per sampler.
+   */
+  private static final long POOL_BYTES =
+      Long.getLong(
+          "javelin.cpu.pool_bytes", Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16));
 
   private final Parallel parallel;
   private final ArrayPool pool = new ArrayPool(POOL_BYTES);

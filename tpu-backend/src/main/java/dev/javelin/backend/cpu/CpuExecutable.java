@@ -23,6 +23,7 @@ final class CpuExecutable implements Executable {
   private final Staging staging = new Staging();
   private final ArrayPool pool;
   private final KernelProfile profile;
+  private String[] traceKeys;
 
   CpuExecutable(Program program, Parallel parallel, ArrayPool pool, KernelProfile profile) {
     this.pool = pool;
@@ -74,7 +75,16 @@ final class CpuExecutable implements Executable {
   }
 
   private void runKernels(Frame frame) {
-    if (profile.enabled()) {
+    KernelTrace trace = KernelTrace.get();
+    if (trace != null) {
+      for (int i = 0; i < kernels.size(); i++) {
+        long c0 = KernelTrace.threadCpuNanos();
+        long t0 = System.nanoTime();
+        kernels.get(i).run(frame);
+        long wall = System.nanoTime() - t0;
+        trace.add(traceKey(i), wall, KernelTrace.threadCpuNanos() - c0);
+      }
+    } else if (profile.enabled()) {
       for (Kernel k : kernels) {
         long t0 = System.nanoTime();
         k.run(frame);
@@ -85,6 +95,16 @@ final class CpuExecutable implements Executable {
         k.run(frame);
       }
     }
+  }
+
+  private String traceKey(int kernel) {
+    if (traceKeys == null) {
+      traceKeys = new String[kernels.size()];
+    }
+    if (traceKeys[kernel] == null) {
+      traceKeys[kernel] = program.name() + "#" + kernel + " " + kernels.get(kernel);
+    }
+    return traceKeys[kernel];
   }
 
   private List<DeviceBuffer> collectOutputs(Frame frame) {

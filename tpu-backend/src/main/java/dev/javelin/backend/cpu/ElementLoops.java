@@ -8,17 +8,24 @@ import dev.javelin.backend.graph.Op.UnaryKind;
 /**
  * Typed elementwise loops over one block: {@code out[oo + i] = f(a[ao + i], ...)} for {@code i <
  * n}. The switch on the op kind sits outside each loop so that every loop body is monomorphic and
- * the JIT can vectorise the simple ones. Float math that Java only offers in double ({@code exp},
- * {@code tanh}, ...) is computed in double and rounded, as the reference device does, except f32
- * {@code exp} and {@code logistic}, which use {@link FastMath#exp} (a few ulp, several times
- * faster: they dominate softmax, log-softmax and SiLU).
+ * the JIT can vectorise the simple ones (f32 calls at offset 0 go to {@link F32Blocks}, the form C2
+ * vectorises). Float math that Java only offers in double ({@code tanh}, {@code log}, ...) is
+ * computed in double and rounded, as the reference device does, except f32 {@code exp} and {@code
+ * logistic}, which use {@link ExpLoops} (a few ulp, vectorised: they dominate softmax, log-softmax
+ * and SiLU).
  */
 final class ElementLoops {
   private ElementLoops() {}
 
   static void unary(UnaryKind kind, DType dtype, Object a, int ao, Object out, int oo, int n) {
     switch (dtype) {
-      case F32 -> unaryF32(kind, (float[]) a, ao, (float[]) out, oo, n);
+      case F32 -> {
+        if ((ao | oo) == 0) {
+          F32Blocks.unary(kind, (float[]) a, (float[]) out, n);
+        } else {
+          unaryF32(kind, (float[]) a, ao, (float[]) out, oo, n);
+        }
+      }
       case F64 -> unaryF64(kind, (double[]) a, ao, (double[]) out, oo, n);
       case I32 -> unaryI32(kind, (int[]) a, ao, (int[]) out, oo, n);
       case PRED -> throw new IllegalArgumentException("unary " + kind + " on PRED");
@@ -47,11 +54,7 @@ final class ElementLoops {
           o[oo + i] = (float) (1.0 / Math.sqrt(a[ao + i]));
         }
       }
-      case EXP -> {
-        for (int i = 0; i < n; i++) {
-          o[oo + i] = FastMath.exp(a[ao + i]);
-        }
-      }
+      case EXP -> ExpLoops.exp(a, ao, o, oo, n);
       case LOG -> {
         for (int i = 0; i < n; i++) {
           o[oo + i] = (float) Math.log(a[ao + i]);
@@ -62,11 +65,7 @@ final class ElementLoops {
           o[oo + i] = (float) Math.tanh(a[ao + i]);
         }
       }
-      case LOGISTIC -> {
-        for (int i = 0; i < n; i++) {
-          o[oo + i] = (float) (1.0 / (1.0 + Math.exp(-(double) a[ao + i])));
-        }
-      }
+      case LOGISTIC -> ExpLoops.logistic(a, ao, o, oo, n);
     }
   }
 
@@ -102,7 +101,13 @@ final class ElementLoops {
   static void binary(
       BinaryKind kind, DType dtype, Object a, int ao, Object b, int bo, Object out, int oo, int n) {
     switch (dtype) {
-      case F32 -> binaryF32(kind, (float[]) a, ao, (float[]) b, bo, (float[]) out, oo, n);
+      case F32 -> {
+        if ((ao | bo | oo) == 0) {
+          F32Blocks.binary(kind, (float[]) a, (float[]) b, (float[]) out, n);
+        } else {
+          binaryF32(kind, (float[]) a, ao, (float[]) b, bo, (float[]) out, oo, n);
+        }
+      }
       case F64 -> binaryF64(kind, (double[]) a, ao, (double[]) b, bo, (double[]) out, oo, n);
       case I32 -> binaryI32(kind, (int[]) a, ao, (int[]) b, bo, (int[]) out, oo, n);
       case PRED -> throw new IllegalArgumentException("binary " + kind + " on PRED");

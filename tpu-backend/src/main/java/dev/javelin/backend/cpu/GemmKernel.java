@@ -10,6 +10,9 @@ import org.bytedeco.javacpp.FloatPointer;
  * Java loop.
  */
 final class GemmKernel implements Kernel {
+  /** Smallest share of a product's flops worth handing to another thread. */
+  private static final long MIN_CHUNK_FLOPS = 1L << 19;
+
   private final int out;
   private final DType dtype;
   private final GemmOperand a;
@@ -57,17 +60,21 @@ final class GemmKernel implements Kernel {
     FloatPointer pa = stage(frame, a, 0, packA);
     FloatPointer pb = stage(frame, b, 1, packB);
     FloatPointer pc = staging.get(2, size);
+    float[] c = (float[]) frame.values[out];
     boolean splitRows = m >= n;
-    // Several parts per thread (of at least 32 rows or cols) so that a descheduled thread's
-    // share is picked up by the other.
     int side = splitRows ? m : n;
+    long itemFlops = 2L * m * n * k;
+    // A lone product is cut into a few parts of at least 32 rows or cols, two per thread, so that a
+    // descheduled thread's share is picked up by the other; more parts would make OpenBLAS re-pack
+    // the shared operand more often (+10 % CPU at 8 parts of a 1024x128x512 product).
     int splits =
         a.batch >= parallel.threads()
             ? 1
-            : Math.max(1, Math.min(side / 32, 4 * parallel.threads()));
-    long flops = 2L * m * n * k;
-    // Tiny products stay on one thread: hand-off would cost more than the arithmetic.
-    int grain = flops < 2_000_000 ? Integer.MAX_VALUE : 1;
+            : Math.max(1, Math.min(side / 32, 2 * parallel.threads()));
+    // Threads only for work worth a hand-off: chunks of >= MIN_CHUNK_FLOPS, so the 256 tiny
+    // per-head attention products of a micro-batch are shared by the workers too.
+    long unitFlops = Math.max(1, itemFlops / splits);
+    int grain = (int) Math.min(Integer.MAX_VALUE, (MIN_CHUNK_FLOPS + unitFlops - 1) / unitFlops);
     parallel.forRange(
         a.batch * splits,
         grain,
@@ -78,15 +85,28 @@ final class GemmKernel implements Kernel {
             int lo = (int) ((long) side * part / splits);
             int hi = (int) ((long) side * (part + 1) / splits);
             if (hi > lo) {
-              multiply(pa, pb, pc, item, splitRows, lo, hi);
+              multiply(pa, pb, pc, c, item, splitRows, lo, hi);
             }
           }
         });
-    pc.position(0).get((float[]) frame.values[out], 0, size);
+    if (!splitRows) {
+      pc.position(0).get(c, 0, size);
+    }
   }
 
+  /**
+   * One part of one product. A part of whole rows also copies its rows of C back to the heap (they
+   * are contiguous), so that copy runs in parallel too; column parts are copied back at the end.
+   */
   private void multiply(
-      FloatPointer pa, FloatPointer pb, FloatPointer pc, int item, boolean rows, int lo, int hi) {
+      FloatPointer pa,
+      FloatPointer pb,
+      FloatPointer pc,
+      float[] c,
+      int item,
+      boolean rows,
+      int lo,
+      int hi) {
     int mm = rows ? hi - lo : m;
     int nn = rows ? n : hi - lo;
     FloatPointer va = new FloatPointer(pa).position(a.offset(item, rows ? lo : 0, 0));
@@ -94,6 +114,9 @@ final class GemmKernel implements Kernel {
     FloatPointer vc =
         new FloatPointer(pc).position((long) item * m * n + (rows ? (long) lo * n : lo));
     Blas.sgemm(a.trans, b.trans, mm, nn, k, va, a.ld, vb, b.ld, vc, n);
+    if (rows) {
+      vc.get(c, (int) vc.position(), mm * n);
+    }
   }
 
   /** The operand in native memory: its buffer's mirror, or a staged copy. */

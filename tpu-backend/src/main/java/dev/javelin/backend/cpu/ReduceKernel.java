@@ -63,20 +63,43 @@ final class ReduceKernel implements Kernel {
         tasks,
         grain,
         (w, from, to) -> {
+          if (inner == 1) {
+            reduceRows(frame, scratch[w], dest, from, to);
+            return;
+          }
           for (int t = from; t < to; t++) {
             int o = t / chunks;
             int j0 = (t % chunks) * BLOCK;
             int n = Math.min(BLOCK, inner - j0);
-            if (inner == 1) {
-              writeOut(dest, o, reduceRow(frame, scratch[w], o));
-            } else {
-              reduceColumns(frame, scratch[w], acc[w], o, j0, n);
-              for (int k = 0; k < n; k++) {
-                writeOut(dest, o * inner + j0 + k, acc[w][k]);
-              }
+            reduceColumns(frame, scratch[w], acc[w], o, j0, n);
+            for (int k = 0; k < n; k++) {
+              writeOut(dest, o * inner + j0 + k, acc[w][k]);
             }
           }
         });
+  }
+
+  /**
+   * inner == 1: outputs {@code [from, to)}, each a row of {@code reduced} contiguous elements.
+   * Short rows (a softmax over 16 keys) are evaluated many to a block, so the fused operand's
+   * per-call cost is paid once per block instead of once per row; each row still folds alone.
+   */
+  private void reduceRows(Frame frame, BlockProgram.Scratch s, Object dest, int from, int to) {
+    if (reduced == 0 || reduced > BLOCK / 2) {
+      for (int o = from; o < to; o++) {
+        writeOut(dest, o, reduceRow(frame, s, o));
+      }
+      return;
+    }
+    int perBlock = BLOCK / reduced;
+    int last = operand.size() - 1;
+    for (int o0 = from; o0 < to; o0 += perBlock) {
+      int rows = Math.min(perBlock, to - o0);
+      operand.eval(frame, s, o0 * reduced, rows * reduced, null, 0);
+      for (int r = 0; r < rows; r++) {
+        writeOut(dest, o0 + r, fold(s.arrays[last], s.offsets[last] + r * reduced, reduced));
+      }
+    }
   }
 
   private double initial() {

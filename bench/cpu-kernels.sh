@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The hot kernels of an arith-grpo trainer micro-batch on the cpu device, 1 and 2 workers
+# (dev.javelin.backend.cpu.bench.ArithKernelBench). Usage: bench/cpu-kernels.sh [reps=200]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ ! -f tpu-backend/target/bench.classpath ]]; then
+  ./mvnw -B -q -pl tpu-backend dependency:build-classpath \
+    -Dmdep.outputFile="$PWD/tpu-backend/target/bench.classpath" -Dmdep.includeScope=test ${MVN_EXTRA:-}
+fi
+./mvnw -B -q -pl tpu-backend test-compile -Dspotless.check.skip=true ${MVN_EXTRA:-}
+cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat tpu-backend/target/bench.classpath)"
+exec java -Xmx4g ${JAVA_OPTS:-} -cp "$cp" dev.javelin.backend.cpu.bench.ArithKernelBench "$@"
