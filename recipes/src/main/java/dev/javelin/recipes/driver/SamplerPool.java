@@ -30,6 +30,23 @@ public interface SamplerPool extends AutoCloseable {
    */
   void loadWeights(WeightSnapshot snapshot);
 
+  /**
+   * Sampler restarts so far (cumulative): a sampler process that died and came back, reloaded with
+   * the current weights. Zero for pools that cannot restart.
+   */
+  default int restarts() {
+    return 0;
+  }
+
+  /**
+   * Sampler results rejected so far (cumulative): malformed rollouts (undecodable bytes, token ids
+   * outside the vocabulary, a log-prob count that differs from the token count, non-finite
+   * log-probs, missing or extra requests), each regenerated.
+   */
+  default int rejectedResults() {
+    return 0;
+  }
+
   @Override
   void close();
 

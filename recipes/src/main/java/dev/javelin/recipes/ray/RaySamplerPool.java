@@ -1,9 +1,12 @@
 package dev.javelin.recipes.ray;
 
+import dev.javelin.backend.model.ModelConfigJson;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.sampler.GenerationRequest;
 import dev.javelin.sampler.GenerationResult;
+import dev.javelin.sampler.Rollout;
 import dev.javelin.sampler.RolloutCodec;
+import dev.javelin.sampler.SamplerMetrics;
 import dev.javelin.weightsync.SnapshotHandle;
 import dev.javelin.weightsync.WeightPublisher;
 import dev.javelin.weightsync.WeightSnapshot;
@@ -12,44 +15,87 @@ import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
 
 /**
  * N {@code SamplerActor}s as Ray actors ({@link SamplerHost}). Requests are split into contiguous
  * chunks, one per actor, and run concurrently; weights go through {@link RayObjectStoreTransport},
- * so one put serves all.
+ * so one put per version serves all.
+ *
+ * <p>On a cluster a sampler's process may die: its actor restarts (up to {@code
+ * trainer.max_restarts}), gets the current weights again, and only its chunk is generated again, so
+ * no rollout is lost or counted twice. A result that fails {@link RolloutCheck} is counted and
+ * regenerated. Both are bounded: a chunk gets {@code max_restarts + 2} attempts.
  */
 public final class RaySamplerPool implements SamplerPool {
+  private static final Logger LOG = Logger.getLogger(RaySamplerPool.class.getName());
+
   private final List<ActorHandle<SamplerHost>> actors;
-  private final boolean oneAtATime;
+  private final boolean serial;
+  private final RolloutCheck check;
+  private final int maxAttempts;
   private final RayObjectStoreTransport transport = new RayObjectStoreTransport();
   private final WeightPublisher publisher = new WeightPublisher(transport);
+  private final AtomicInteger restarts = new AtomicInteger();
+  private final AtomicInteger rejected = new AtomicInteger();
+  private final long[] pids; // worker process of each sampler as last seen; restarts change it
+  private volatile ObjectRef<byte[]> weights;
+  private volatile long version = -1;
 
-  private RaySamplerPool(List<ActorHandle<SamplerHost>> actors, boolean oneAtATime) {
+  /**
+   * What to start.
+   *
+   * @param count samplers
+   * @param device device spec of each
+   * @param configJson the model's config.json text
+   * @param maxSlots concurrent sequences per sampler
+   * @param maxRestarts restarts per sampler actor (cluster mode)
+   */
+  public record Spec(int count, String device, String configJson, int maxSlots, int maxRestarts) {
+    /** Validates. */
+    public Spec {
+      if (count < 1) {
+        throw new IllegalArgumentException("trainer.samplers must be >= 1, got " + count);
+      }
+      if (maxRestarts < 0) {
+        throw new IllegalArgumentException("trainer.max_restarts must be >= 0, got " + maxRestarts);
+      }
+    }
+  }
+
+  private RaySamplerPool(List<ActorHandle<SamplerHost>> actors, boolean serial, Spec spec) {
     this.actors = List.copyOf(actors);
-    this.oneAtATime = oneAtATime;
+    this.pids = pidsOf(this.actors);
+    this.serial = serial;
+    this.check = new RolloutCheck(ModelConfigJson.parse(spec.configJson()).vocabSize());
+    this.maxAttempts = spec.maxRestarts() + 2;
   }
 
   /**
-   * Starts {@code count} samplers for the model of {@code configJson} that wait for their first
-   * weights.
+   * Starts samplers that wait for their first weights, in bundles {@code 1..count} of {@code
+   * placement}.
    *
-   * @param oneAtATime wait for each actor's call before the next: Ray 2.9's local mode keeps the
-   *     executing actor in one shared slot, so concurrent calls to different actors can run on the
-   *     wrong instance (seen as ConcurrentModificationException and "object is not an instance of
-   *     declaring class"). Each CPU sampler already uses every core, so little is lost.
+   * <p>In Ray 2.9's local mode calls run one at a time: it keeps the executing actor in one shared
+   * slot, so concurrent calls to different actors can run on the wrong instance (seen as
+   * ConcurrentModificationException and "object is not an instance of declaring class"). Each CPU
+   * sampler already uses every core, so little is lost. On a cluster they run concurrently.
    */
-  public static RaySamplerPool start(
-      int count, String device, String configJson, int maxSlots, boolean oneAtATime) {
+  static RaySamplerPool start(Spec spec, Placement placement) {
+    boolean serial = RayRuntime.localMode();
     List<ActorHandle<SamplerHost>> actors = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      ActorHandle<SamplerHost> a =
-          Ray.actor(SamplerHost::new, device, configJson, maxSlots).remote();
-      if (oneAtATime) {
+    for (int i = 0; i < spec.count(); i++) {
+      var creator = Ray.actor(SamplerHost::new, spec.device(), spec.configJson(), spec.maxSlots());
+      if (!serial) {
+        creator.setMaxRestarts(spec.maxRestarts());
+      }
+      ActorHandle<SamplerHost> a = placement.apply(creator, 1 + i).remote();
+      if (serial) {
         RayCalls.get(a.task(SamplerHost::version).remote()); // lets the constructor finish alone
       }
       actors.add(a);
     }
-    return new RaySamplerPool(actors, oneAtATime);
+    return new RaySamplerPool(actors, serial, spec);
   }
 
   @Override
@@ -58,41 +104,194 @@ public final class RaySamplerPool implements SamplerPool {
   }
 
   @Override
-  public GenerationResult generate(List<GenerationRequest> requests) {
-    long start = System.nanoTime();
-    List<List<GenerationRequest>> parts = SamplerPool.split(requests, actors.size());
-    List<ObjectRef<byte[]>> refs = new ArrayList<>();
-    for (int i = 0; i < actors.size(); i++) {
-      byte[] bytes = RolloutCodec.encodeRequests(parts.get(i));
-      refs.add(actors.get(i).task(SamplerHost::generate, bytes).remote());
-      settle(refs);
-    }
-    List<byte[]> results = RayCalls.getAll(refs);
-    return SamplerPool.join(results, (System.nanoTime() - start) / 1e9);
+  public int restarts() {
+    return restarts.get();
   }
 
   @Override
-  public void loadWeights(WeightSnapshot snapshot) {
-    SnapshotHandle handle = publisher.publish(snapshot);
-    ObjectRef<byte[]> ref = transport.ref(handle);
-    List<ObjectRef<Long>> acks = new ArrayList<>();
-    for (ActorHandle<SamplerHost> a : actors) {
-      acks.add(a.task(SamplerHost::loadWeights, ref).remote());
-      settle(acks);
+  public int rejectedResults() {
+    return rejected.get();
+  }
+
+  /** The process id of each sampler's worker now (for fault-injection tests). */
+  public List<Long> pids() {
+    List<Long> out = new ArrayList<>();
+    for (long p : pidsOf(actors)) {
+      out.add(p);
     }
-    for (long v : RayCalls.getAll(acks)) {
-      if (v != snapshot.version()) {
-        throw new IllegalStateException(
-            "a sampler holds v" + v + " after loading v" + snapshot.version());
+    return out;
+  }
+
+  /** One call at a time: local mode must not run calls of two actors at once. */
+  private static long[] pidsOf(List<ActorHandle<SamplerHost>> actors) {
+    long[] out = new long[actors.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = RayCalls.get(actors.get(i).task(SamplerHost::pid).remote());
+    }
+    return out;
+  }
+
+  @Override
+  public GenerationResult generate(List<GenerationRequest> requests) {
+    long start = System.nanoTime();
+    List<List<GenerationRequest>> parts = SamplerPool.split(requests, actors.size());
+    List<Attempt> refs = new ArrayList<>();
+    for (int i = 0; i < actors.size(); i++) {
+      refs.add(parts.get(i).isEmpty() ? null : submitGenerate(i, parts.get(i)));
+    }
+    List<GenerationResult> results = new ArrayList<>();
+    for (int i = 0; i < actors.size(); i++) {
+      if (refs.get(i) != null) {
+        results.add(collect(i, parts.get(i), refs.get(i)));
+      }
+    }
+    return join(results, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** A generate call in flight and the weights version it must be answered with. */
+  private record Attempt(ObjectRef<byte[]> ref, ObjectRef<byte[]> requests, long version) {}
+
+  private Attempt submitGenerate(int i, List<GenerationRequest> part) {
+    long at = version; // a retry after a reload runs at the version loaded then
+    // By reference, freed after the call: local mode never frees a by-value argument over 100 KiB.
+    ObjectRef<byte[]> requests = Ray.put(RolloutCodec.encodeRequests(part));
+    ObjectRef<byte[]> ref = actors.get(i).task(SamplerHost::generateAt, requests, at).remote();
+    if (serial) {
+      RayCalls.await(ref);
+    }
+    return new Attempt(ref, requests, at);
+  }
+
+  /** Sampler {@code i}'s checked result for {@code part}, regenerated after a death or a reject. */
+  private GenerationResult collect(int i, List<GenerationRequest> part, Attempt first) {
+    Attempt[] current = {first};
+    ChunkRetry.Calls calls =
+        new ChunkRetry.Calls() {
+          @Override
+          public byte[] generate(int attempt) {
+            if (attempt > 1) {
+              RayCalls.free(List.of(current[0].requests()));
+              current[0] = submitGenerate(i, part);
+            }
+            return fetch(current[0].ref());
+          }
+
+          @Override
+          public void recover(SamplerDiedException e) {
+            RaySamplerPool.this.recover(i, e);
+          }
+
+          @Override
+          public void rejected(MalformedRolloutException e) {
+            rejected.incrementAndGet();
+          }
+        };
+    try {
+      return new ChunkRetry(i, part.size(), maxAttempts)
+          .run(calls, b -> check.check(b, part, current[0].version()));
+    } finally {
+      RayCalls.free(List.of(current[0].requests()));
+    }
+  }
+
+  /**
+   * Sampler {@code i} died or came back without weights: loads the current version into it (Ray
+   * queues the call until the restarted actor is up) and counts a restart when its process changed.
+   * Counting processes, not failed calls, keeps one death one restart even when a call sent before
+   * Ray noticed the death fails as well.
+   */
+  private void recover(int i, RuntimeException cause) {
+    LOG.warning("sampler " + i + " lost (" + cause.getMessage() + "); reloading v" + version);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        long held =
+            weights == null
+                ? version
+                : fetch(actor(i).task(SamplerHost::loadWeights, weights).remote());
+        if (held != version) {
+          throw new IllegalStateException(
+              "sampler " + i + " holds v" + held + " after reloading v" + version);
+        }
+        long pid = fetch(actor(i).task(SamplerHost::pid).remote());
+        if (pid != pids[i]) {
+          pids[i] = pid;
+          LOG.warning(
+              "sampler "
+                  + i
+                  + " restarted in process "
+                  + pid
+                  + " ("
+                  + restarts.incrementAndGet()
+                  + " restarts so far)");
+        }
+        return;
+      } catch (SamplerDiedException e) {
+        if (attempt >= maxAttempts) {
+          throw new IllegalStateException(
+              "sampler " + i + " died and did not come back (trainer.max_restarts exhausted?)", e);
+        }
       }
     }
   }
 
-  /** In one-at-a-time mode, waits for the call just submitted. */
-  private <T> void settle(List<ObjectRef<T>> refs) {
-    if (oneAtATime) {
-      RayCalls.await(refs.get(refs.size() - 1));
+  private ActorHandle<SamplerHost> actor(int i) {
+    return actors.get(i);
+  }
+
+  @Override
+  public void loadWeights(WeightSnapshot snapshot) {
+    SnapshotHandle handle = publisher.publish(snapshot); // one put; the previous version is freed
+    weights = transport.ref(handle);
+    version = snapshot.version();
+    List<ObjectRef<Long>> acks = new ArrayList<>();
+    for (ActorHandle<SamplerHost> a : actors) {
+      acks.add(a.task(SamplerHost::loadWeights, weights).remote());
+      if (serial) {
+        RayCalls.await(acks.get(acks.size() - 1));
+      }
     }
+    for (int i = 0; i < actors.size(); i++) {
+      long v;
+      try {
+        v = fetch(acks.get(i));
+      } catch (SamplerDiedException e) {
+        recover(i, e);
+        v = version;
+      }
+      if (v != snapshot.version()) {
+        throw new IllegalStateException(
+            "sampler " + i + " holds v" + v + " after loading v" + snapshot.version());
+      }
+    }
+  }
+
+  /**
+   * A call's result, freed once read; a dead or restarted-without-weights sampler becomes {@link
+   * SamplerDiedException}, any other failure the actor's own exception.
+   */
+  private static <T> T fetch(ObjectRef<T> ref) {
+    try {
+      return Ray.get(ref);
+    } catch (RuntimeException e) {
+      throw SamplerDiedException.classify(e);
+    } finally {
+      RayCalls.free(List.of(ref));
+    }
+  }
+
+  /** Joins per-sampler results, in order, into one result timed at {@code seconds}. */
+  static GenerationResult join(List<GenerationResult> parts, double seconds) {
+    List<Rollout> all = new ArrayList<>();
+    int prefills = 0;
+    int decodeSteps = 0;
+    int rows = 0;
+    for (GenerationResult r : parts) {
+      all.addAll(r.rollouts());
+      prefills += r.metrics().prefills();
+      decodeSteps = Math.max(decodeSteps, r.metrics().decodeSteps());
+      rows += r.metrics().rows();
+    }
+    return new GenerationResult(all, SamplerMetrics.of(all, seconds, prefills, decodeSteps, rows));
   }
 
   @Override
@@ -100,10 +299,12 @@ public final class RaySamplerPool implements SamplerPool {
     List<ObjectRef<Boolean>> done = new ArrayList<>();
     for (ActorHandle<SamplerHost> a : actors) {
       done.add(a.task(SamplerHost::shutdown).remote());
-      settle(done);
+      if (serial) {
+        RayCalls.await(done.get(done.size() - 1));
+      }
     }
     RayCalls.getAll(done);
-    if (!oneAtATime) {
+    if (!serial) {
       actors.forEach(a -> a.kill()); // local mode cannot kill actors; they die with the JVM
     }
   }

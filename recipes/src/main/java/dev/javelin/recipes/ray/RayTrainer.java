@@ -29,10 +29,15 @@ public final class RayTrainer implements Trainer {
     this.actor = actor;
   }
 
-  /** Starts the actor with the {@code dev.javelin.trainer.TrainerFactory} named {@code factory}. */
-  public static RayTrainer start(String factory, String spec) {
+  /**
+   * Starts the actor with the {@code dev.javelin.trainer.TrainerFactory} named {@code factory}, in
+   * bundle 0 of {@code placement}. A trainer is not restarted by Ray: its state lives in the last
+   * checkpoint, and rerunning the command resumes from there.
+   */
+  static RayTrainer start(String factory, String spec, Placement placement) {
     byte[] bytes = spec.getBytes(StandardCharsets.UTF_8);
-    ActorHandle<TrainerActor> a = Ray.actor(TrainerActor::new, factory, bytes).remote();
+    ActorHandle<TrainerActor> a =
+        placement.apply(Ray.actor(TrainerActor::new, factory, bytes), 0).remote();
     RayTrainer t = new RayTrainer(a);
     t.optimizerSteps(); // surfaces a failing constructor now, with its message
     return t;
@@ -42,21 +47,21 @@ public final class RayTrainer implements Trainer {
   public float[][] logProbs(List<TrainSample> samples, PolicyRole role) {
     byte[] bytes = TrainerCodec.encodeSamples(samples);
     return TrainerCodec.decodeLogProbs(
-        RayCalls.get(actor.task(TrainerActor::logProbs, bytes, role.name()).remote()));
+        RayCalls.callWith(bytes, b -> actor.task(TrainerActor::logProbs, b, role.name()).remote()));
   }
 
   @Override
   public Map<String, Double> update(List<TrainSample> samples) {
     byte[] bytes = TrainerCodec.encodeSamples(samples);
     return TrainerCodec.decodeMetrics(
-        RayCalls.get(actor.task(TrainerActor::update, bytes).remote()));
+        RayCalls.callWith(bytes, b -> actor.task(TrainerActor::update, b).remote()));
   }
 
   @Override
   public Map<String, Double> sftStep(List<SftExample> examples) {
     byte[] bytes = TrainerCodec.encodeExamples(examples);
     return TrainerCodec.decodeMetrics(
-        RayCalls.get(actor.task(TrainerActor::sftStep, bytes).remote()));
+        RayCalls.callWith(bytes, b -> actor.task(TrainerActor::sftStep, b).remote()));
   }
 
   @Override
@@ -85,7 +90,7 @@ public final class RayTrainer implements Trainer {
   @Override
   public void close() {
     RayCalls.get(actor.task(TrainerActor::close).remote());
-    if (!Boolean.parseBoolean(System.getProperty("ray.local-mode", "false"))) {
+    if (!RayRuntime.localMode()) {
       actor.kill(); // local mode cannot kill actors; they die with the JVM
     }
   }

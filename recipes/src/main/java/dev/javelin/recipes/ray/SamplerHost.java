@@ -20,12 +20,30 @@ public final class SamplerHost {
     return sampler.generate(requests);
   }
 
+  /**
+   * Generates with the weights of {@code version}, or throws {@link StaleSamplerException} when
+   * this sampler holds another version: a restarted actor comes back without weights, and the pool
+   * must reload them before it trusts this sampler's rollouts.
+   */
+  public byte[] generateAt(byte[] requests, Long version) {
+    long held = sampler.version();
+    if (held != version) {
+      throw new StaleSamplerException(held, version);
+    }
+    return sampler.generate(requests);
+  }
+
   public Long loadWeights(byte[] snapshot) {
     return sampler.loadWeights(snapshot);
   }
 
   public Long version() {
     return sampler.version();
+  }
+
+  /** The worker process's id, so fault-injection tests can kill this sampler's JVM. */
+  public Long pid() {
+    return ProcessHandle.current().pid();
   }
 
   public Boolean shutdown() {

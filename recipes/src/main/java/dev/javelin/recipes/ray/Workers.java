@@ -1,6 +1,7 @@
 package dev.javelin.recipes.ray;
 
 import dev.javelin.backend.Devices;
+import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.driver.LocalSamplerPool;
@@ -9,28 +10,26 @@ import dev.javelin.recipes.driver.RecipeTrainerFactory;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.sampler.SamplerActor;
 import dev.javelin.trainer.Trainer;
-import io.ray.api.Ray;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.logging.Logger;
 
 /**
  * The trainer and the sampler pool of a run, placed as {@code trainer.ray} says: Ray local mode
- * inside this JVM (the embedded default: nothing to start) or plain objects.
- *
- * @param trainer the policy trainer
- * @param samplers the sampler pool
- * @param ownsRay whether this object started Ray
+ * inside this JVM (the embedded default: nothing to start), actors on a running Ray cluster (each a
+ * worker JVM, reserved together in one placement group), or plain objects.
  */
-public record Workers(Trainer trainer, SamplerPool samplers, boolean ownsRay)
-    implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(Workers.class.getName());
+public final class Workers implements AutoCloseable {
+  private final Trainer trainer;
+  private final SamplerPool samplers;
+  private final boolean ownsRay;
+  private final Placement placement;
 
-  /** Validates. */
-  public Workers {
-    Objects.requireNonNull(trainer, "trainer");
-    Objects.requireNonNull(samplers, "samplers");
+  private Workers(Trainer trainer, SamplerPool samplers, boolean ownsRay, Placement placement) {
+    this.trainer = Objects.requireNonNull(trainer, "trainer");
+    this.samplers = Objects.requireNonNull(samplers, "samplers");
+    this.ownsRay = ownsRay;
+    this.placement = placement;
   }
 
   /**
@@ -52,28 +51,60 @@ public record Workers(Trainer trainer, SamplerPool samplers, boolean ownsRay)
       for (int i = 0; i < n; i++) {
         samplers.add(SamplerActor.awaitingWeights(device, configJson, slots));
       }
-      Devices.open(device); // fail fast on a bad device spec
+      Devices.open(device).close(); // fail fast on a bad device spec
       return new Workers(
-          RecipeTrainerFactory.create(withSteps), new LocalSamplerPool(samplers), false);
+          RecipeTrainerFactory.create(withSteps),
+          new LocalSamplerPool(samplers),
+          false,
+          Placement.none());
     }
-    boolean owns = !Ray.isInitialized();
-    if (owns) {
-      System.setProperty("ray.local-mode", "true");
-      Ray.init();
-      LOG.info("Ray started in local mode (one JVM)");
+    boolean owns = RayRuntime.ensureStarted(recipe.trainer());
+    boolean cluster = !RayRuntime.localMode();
+    if (cluster != recipe.trainer().ray().equals("cluster")) {
+      throw new ConfigException(
+          "trainer.ray: this JVM already runs Ray "
+              + (cluster ? "connected to a cluster" : "in local mode")
+              + " and Ray starts once per JVM; run trainer.ray="
+              + recipe.trainer().ray()
+              + " in a fresh process");
     }
-    Trainer trainer =
-        RayTrainer.start(RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()));
-    boolean localMode = Boolean.parseBoolean(System.getProperty("ray.local-mode", "false"));
-    return new Workers(
-        trainer, RaySamplerPool.start(n, device, configJson, slots, localMode), owns);
+    Placement placement = cluster ? Placement.reserve(1 + n, device) : Placement.none();
+    try {
+      Trainer trainer =
+          RayTrainer.start(
+              RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()), placement);
+      RaySamplerPool.Spec spec =
+          new RaySamplerPool.Spec(n, device, configJson, slots, recipe.trainer().maxRestarts());
+      return new Workers(trainer, RaySamplerPool.start(spec, placement), owns, placement);
+    } catch (RuntimeException e) {
+      placement.release();
+      throw e;
+    }
+  }
+
+  /** The policy trainer. */
+  public Trainer trainer() {
+    return trainer;
+  }
+
+  /** The sampler pool. */
+  public SamplerPool samplers() {
+    return samplers;
+  }
+
+  /** Whether starting these workers started Ray in this JVM. */
+  public boolean ownsRay() {
+    return ownsRay;
   }
 
   @Override
   public void close() {
-    // Ray stays up: a warm-up and its run (and tests) share one local-mode runtime, which ends
-    // with the JVM.
-    samplers.close();
-    trainer.close();
+    // Ray stays up: a warm-up and its run (and tests) share one runtime, which ends with the JVM.
+    try {
+      samplers.close();
+      trainer.close();
+    } finally {
+      placement.release();
+    }
   }
 }

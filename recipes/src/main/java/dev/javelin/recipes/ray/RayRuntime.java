@@ -1,0 +1,121 @@
+package dev.javelin.recipes.ray;
+
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.TrainerSection;
+import io.ray.api.Ray;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+
+/**
+ * Starts this JVM's Ray runtime as {@code trainer.ray} says: local mode (everything in this JVM) or
+ * a driver connected to a running cluster, whose worker JVMs load our classes from the job's code
+ * search path (this JVM's class path) and get the JVM options Ray's serializer needs on Java 17.
+ */
+final class RayRuntime {
+  private static final Logger LOG = Logger.getLogger(RayRuntime.class.getName());
+
+  /** Java 17 closes these packages; Ray's serializer reflects into them in every worker. */
+  static final List<String> OPENS =
+      List.of(
+          "java.lang",
+          "java.util",
+          "java.nio",
+          "java.math",
+          "java.util.concurrent",
+          "java.util.concurrent.atomic",
+          "java.net",
+          "java.text",
+          "java.lang.reflect",
+          "java.lang.invoke",
+          "sun.nio.ch",
+          "java.io",
+          "java.time");
+
+  private RayRuntime() {}
+
+  /**
+   * Starts Ray unless this JVM already did (Ray.init happens once per JVM).
+   *
+   * @return whether this call started it
+   */
+  static boolean ensureStarted(TrainerSection trainer) {
+    if (Ray.isInitialized()) {
+      return false;
+    }
+    if (trainer.ray().equals("cluster")) {
+      String address = address(trainer);
+      System.setProperty("ray.local-mode", "false");
+      System.setProperty("ray.address", address);
+      System.setProperty(
+          "ray.job.code-search-path",
+          String.join(
+              File.pathSeparator, CodeSearchPath.of(System.getProperty("java.class.path"))));
+      List<String> options = workerJvmOptions();
+      for (int i = 0; i < options.size(); i++) {
+        System.setProperty("ray.job.jvm-options." + i, options.get(i));
+      }
+      try {
+        Ray.init();
+      } catch (UnsatisfiedLinkError | RuntimeException e) {
+        throw new IllegalStateException(
+            "cannot connect to the Ray cluster at "
+                + address
+                + " (trainer.ray_address / RAY_ADDRESS): is the head up (tools/setup/ray-cluster.sh"
+                + " status) and is the Python package's ray_dist.jar first on the class path"
+                + " (./javelin adds it)? "
+                + e,
+            e);
+      }
+      LOG.info("Ray driver connected to the cluster at " + address);
+    } else {
+      System.setProperty("ray.local-mode", "true");
+      Ray.init();
+      LOG.info("Ray started in local mode (one JVM)");
+    }
+    return true;
+  }
+
+  /** Whether this JVM's Ray runs in local mode. */
+  static boolean localMode() {
+    return Boolean.parseBoolean(System.getProperty("ray.local-mode", "false"));
+  }
+
+  /** The GCS address: {@code trainer.ray_address}, else the {@code RAY_ADDRESS} variable. */
+  static String address(TrainerSection trainer) {
+    String a = trainer.rayAddress();
+    if (a == null) {
+      a = System.getenv("RAY_ADDRESS");
+    }
+    if (a == null || a.isBlank()) {
+      throw new ConfigException(
+          "trainer.ray_address: trainer.ray=cluster needs the cluster's address (host:port of the"
+              + " head, e.g. 127.0.0.1:6379): set it, pass --ray-address, or export RAY_ADDRESS");
+    }
+    a = a.strip();
+    if (a.contains("://")) {
+      throw new ConfigException(
+          "trainer.ray_address: '"
+              + a
+              + "' is a URL; the driver needs the head's GCS address host:port (e.g."
+              + " 127.0.0.1:6379), not the dashboard");
+    }
+    return a;
+  }
+
+  /**
+   * Options for every worker JVM of the job: the opens list and a heap ({@code
+   * javelin.ray.worker-heap} property or {@code JAVELIN_WORKER_HEAP}, default 2g).
+   */
+  static List<String> workerJvmOptions() {
+    String heap =
+        System.getProperty("javelin.ray.worker-heap", System.getenv("JAVELIN_WORKER_HEAP"));
+    List<String> out = new ArrayList<>();
+    for (String p : OPENS) {
+      out.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
+    }
+    out.add("-Xmx" + (heap == null || heap.isBlank() ? "2g" : heap.strip()));
+    return out;
+  }
+}
