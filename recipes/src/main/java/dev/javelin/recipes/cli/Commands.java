@@ -12,6 +12,7 @@ import dev.javelin.recipes.driver.StopSignal;
 import dev.javelin.recipes.driver.Validator;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.MetricsJsonl;
+import dev.javelin.recipes.ray.RunRegistryReporter;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.recipes.task.TaskLoader;
@@ -72,7 +73,7 @@ public final class Commands {
               scoring,
               metrics,
               ConsoleProgress.stdout(0));
-      RunSummary summary = driver.run(stop);
+      RunSummary summary = RunRegistryReporter.forRun(recipe).run(driver, stop);
       out.println(summary.render());
       return summary;
     } finally {
@@ -182,7 +183,9 @@ public final class Commands {
     for (String o : overrides) {
       if (o.startsWith("trainer.samplers=")
           || o.startsWith("trainer.device=")
-          || o.startsWith("trainer.ray=")) {
+          || o.startsWith("trainer.ray=")
+          || o.startsWith("trainer.ray_address=")
+          || o.startsWith("trainer.max_restarts=")) {
         carried.add(o);
       }
     }

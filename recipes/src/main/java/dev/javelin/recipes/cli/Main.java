@@ -2,23 +2,50 @@ package dev.javelin.recipes.cli;
 
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.jobs.JobsApiException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code javelin run|eval|sft <recipe> [key=value ...] [--samplers N]}: the command line. A bad
- * recipe stops with exit code 2 and a message naming the key; anything else that fails exits 1.
+ * {@code javelin <command> ...}: the command line. Exit codes: 0 success (for {@code submit}: the
+ * job succeeded), 1 the run or job failed or was stopped, 2 bad usage or recipe (the message names
+ * the key), 3 the Ray cluster or its dashboard could not be reached or refused a request.
  */
 public final class Main {
-  private static final String USAGE =
+  /** Exit code of a failed run or job. */
+  static final int FAILED = 1;
+
+  /** Exit code of bad usage or a bad recipe. */
+  static final int USAGE = 2;
+
+  /** Exit code when the cluster or its dashboard fails us. */
+  static final int CLUSTER = 3;
+
+  private static final String USAGE_TEXT =
       """
-      usage: javelin <command> <recipe> [key=value ...] [--samplers N]
+      usage: javelin <command> [options] <recipe> [key=value ...]
         run  <recipe>               GRPO training (runs the recipe's SFT warm-up first if needed)
         eval <recipe|checkpoint>    validation only (a checkpoint dir reads its run's recipe.yaml)
         sft  <recipe>               cross-entropy warm-up on the dataset's reference answers
         recipes                     list the bundled recipes
+        submit <recipe>             run it as a Ray job on a cluster, following its logs until it ends
+        jobs list|logs <id>|stop <id>   the cluster's jobs
+        status                      live step, reward and throughput of the cluster's runs
+      options of run, eval, sft:
+        --samplers N                trainer.samplers=N
+        --device SPEC               trainer.device=SPEC (cpu, xla:cpu, xla:gpu, tpu)
+        --ray-address HOST:PORT     on a Ray cluster: trainer.ray=cluster trainer.ray_address=HOST:PORT
+      options of submit and jobs:
+        --address URL               the cluster's dashboard (default http://127.0.0.1:8265)
+        submit --no-wait            print the job id and return instead of following it
+        submit --print-ray-command  upload the packages and print the equivalent `ray job submit`
+        jobs logs --follow          keep printing until the job ends
+      options of status:
+        --address HOST:PORT         the cluster's GCS address (default RAY_ADDRESS, else 127.0.0.1:6379)
       A recipe is a YAML file, or a bundled name such as recipes/arith-grpo.yaml.
+      Exit codes: 0 ok, 1 run or job failed or stopped, 2 bad usage or recipe, 3 cluster unreachable.
       """;
 
   private Main() {}
@@ -30,7 +57,7 @@ public final class Main {
     } catch (RuntimeException | Error e) {
       // Exit explicitly: Ray's non-daemon threads would otherwise keep a failed run's JVM alive.
       e.printStackTrace();
-      code = 1;
+      code = FAILED;
     }
     System.exit(code);
   }
@@ -38,48 +65,85 @@ public final class Main {
   /** Runs a command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
-      out.print(USAGE);
-      return args.length == 0 ? 2 : 0;
+      out.print(USAGE_TEXT);
+      return args.length == 0 ? USAGE : 0;
     }
-    if (args[0].equals("recipes")) {
-      Recipes.bundled().forEach(r -> out.println(Recipes.BUNDLED_DIR + r + ".yaml"));
-      return 0;
-    }
+    List<String> rest = Arrays.asList(args).subList(1, args.length);
     try {
-      if (args.length < 2) {
-        throw new ConfigException("'" + args[0] + "' needs a recipe\n" + USAGE);
-      }
-      List<String> overrides = overrides(args);
-      Commands commands = new Commands(out);
-      switch (args[0]) {
-        case "run" -> commands.run(args[1], overrides);
-        case "sft" -> commands.sft(args[1], overrides);
-        case "eval" -> commands.eval(args[1], overrides);
+      return switch (args[0]) {
+        case "recipes" -> {
+          Recipes.bundled().forEach(r -> out.println(Recipes.BUNDLED_DIR + r + ".yaml"));
+          yield 0;
+        }
+        case "submit" -> new SubmitCommand(out, err).run(new CliOptions("submit", rest));
+        case "jobs" -> new JobsCommand(out, err).run(new CliOptions("jobs", rest));
+        case "status" -> new StatusCommand(out).run(new CliOptions("status", rest));
+        case "run", "sft", "eval" -> local(args[0], rest, out);
         default ->
             throw new ConfigException(
-                "unknown command '" + args[0] + "' (use run, eval, sft or recipes)");
-      }
-      return 0;
+                "unknown command '"
+                    + args[0]
+                    + "' (use run, eval, sft, recipes, submit, jobs or status)");
+      };
     } catch (ConfigException e) {
       err.println("javelin: " + e.getMessage());
-      return 2;
+      return USAGE;
+    } catch (JobsApiException e) {
+      err.println("javelin: " + e.getMessage());
+      return CLUSTER;
     }
   }
 
-  /** The {@code key=value} arguments after the recipe, with {@code --samplers N} as a key. */
+  private static int local(String command, List<String> rest, PrintStream out) {
+    if (rest.isEmpty()) {
+      throw new ConfigException("'" + command + "' needs a recipe\n" + USAGE_TEXT);
+    }
+    List<String> overrides = overrides(rest.subList(1, rest.size()));
+    Commands commands = new Commands(out);
+    switch (command) {
+      case "run" -> commands.run(rest.get(0), overrides);
+      case "sft" -> commands.sft(rest.get(0), overrides);
+      default -> commands.eval(rest.get(0), overrides);
+    }
+    return 0;
+  }
+
+  /**
+   * The {@code key=value} arguments after {@code <command> <recipe>}, with {@code --samplers N},
+   * {@code --device SPEC} and {@code --ray-address X} turned into keys.
+   */
   static List<String> overrides(String[] args) {
+    return overrides(Arrays.asList(args).subList(Math.min(2, args.length), args.length));
+  }
+
+  /** The same for the arguments after the recipe. */
+  static List<String> overrides(List<String> args) {
     List<String> out = new ArrayList<>();
-    for (int i = 2; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--samplers")) {
-        if (i + 1 >= args.length) {
-          throw new ConfigException("--samplers needs a number");
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      String option = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      if (option.equals("--samplers")
+          || option.equals("--device")
+          || option.equals("--ray-address")) {
+        String value;
+        if (a.contains("=")) {
+          value = a.substring(a.indexOf('=') + 1);
+        } else if (i + 1 < args.size()) {
+          value = args.get(++i);
+        } else {
+          throw new ConfigException(a + " needs a value");
         }
-        out.add("trainer.samplers=" + args[++i]);
-      } else if (a.startsWith("--samplers=")) {
-        out.add("trainer.samplers=" + a.substring("--samplers=".length()));
+        if (option.equals("--samplers")) {
+          out.add("trainer.samplers=" + value);
+        } else if (option.equals("--device")) {
+          out.add("trainer.device=" + value);
+        } else {
+          out.add("trainer.ray=cluster");
+          out.add("trainer.ray_address=" + value);
+        }
       } else if (a.startsWith("--")) {
-        throw new ConfigException("unknown option " + a + " (only --samplers N)");
+        throw new ConfigException(
+            "unknown option " + a + " (--samplers N, --ray-address HOST:PORT)");
       } else {
         out.add(a);
       }

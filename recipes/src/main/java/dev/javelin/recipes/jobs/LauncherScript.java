@@ -1,0 +1,76 @@
+package dev.javelin.recipes.jobs;
+
+/**
+ * {@code bin/javelin-job.sh}, the entrypoint shipped in a job's working dir. It rebuilds the class
+ * path on the node where the job runs: the job's {@code java_jars} packages (Ray unpacks them under
+ * the node's {@code runtime_resources/java_jars_files/}, next to {@code working_dir_files/} that
+ * holds this script) behind the cluster's own {@code ray_dist.jar}, which it finds from the raylet
+ * binary of the node ({@code $RAY_RAYLET_PID}, set by Ray) unless {@code JAVELIN_RAY_JAR} names it.
+ * It runs in the submitter's directory ({@code JAVELIN_JOB_CWD}) when the node has it (one machine,
+ * or a shared file system), so that relative paths in a recipe, such as the warm-up checkpoint
+ * {@code checkpoints/javelin/arith-sft/model}, are the ones {@code ./javelin run} would use;
+ * otherwise in the job's working dir.
+ */
+final class LauncherScript {
+  /** Path of the script inside the working-dir package. */
+  static final String PATH = "bin/javelin-job.sh";
+
+  static final String TEXT =
+      """
+      #!/bin/sh
+      # Runs the Javelin CLI inside a Ray job (written by `javelin submit`; see LauncherScript.java).
+      #   sh bin/javelin-job.sh run <recipe> [key=value ...]
+      # Env: JAVELIN_JOB_JARS (the java_jars package folders, set in the job's runtime env),
+      # JAVELIN_JOB_CWD (the submitter's directory), JAVELIN_RAY_JAR (default: the ray_dist.jar of
+      # the raylet running this job), JAVELIN_HEAP (4g).
+      set -eu
+      here=$(cd "$(dirname "$0")/.." && pwd)
+      resources=$(cd "$here/../.." && pwd)
+      cp=""
+      for pkg in ${JAVELIN_JOB_JARS:?the runtime env must set JAVELIN_JOB_JARS}; do
+        dir="$resources/java_jars_files/$pkg"
+        if [ ! -d "$dir" ]; then
+          echo "javelin-job: java_jars package $pkg is not unpacked at $dir" >&2
+          exit 1
+        fi
+        cp="$cp:$dir/*"
+      done
+      jar="${JAVELIN_RAY_JAR:-}"
+      if [ -z "$jar" ] && [ -n "${RAY_RAYLET_PID:-}" ]; then
+        raylet=$(readlink -f "/proc/$RAY_RAYLET_PID/exe" || true)
+        jar="${raylet%/core/src/ray/raylet/raylet}/jars/ray_dist.jar"
+      fi
+      if [ ! -f "$jar" ]; then
+        echo "javelin-job: cannot find Ray's ray_dist.jar (tried '$jar'): set JAVELIN_RAY_JAR" >&2
+        exit 1
+      fi
+      # The shipped recipe by absolute path, then run where the submitter ran (when this node has
+      # that directory), so relative paths in the recipe mean what they mean for ./javelin run.
+      n=$#
+      for a in "$@"; do
+        case "$a" in recipe/*) if [ -f "$here/$a" ]; then a="$here/$a"; fi ;; esac
+        set -- "$@" "$a"
+      done
+      shift "$n"
+      if [ -n "${JAVELIN_JOB_CWD:-}" ]; then
+        if [ -d "$JAVELIN_JOB_CWD" ]; then
+          cd "$JAVELIN_JOB_CWD"
+        else
+          echo "javelin-job: $JAVELIN_JOB_CWD is not on this node; relative paths resolve in $here" >&2
+        fi
+      fi
+      o=java.base
+      exec java --add-opens $o/java.lang=ALL-UNNAMED --add-opens $o/java.util=ALL-UNNAMED \\
+        --add-opens $o/java.nio=ALL-UNNAMED --add-opens $o/java.math=ALL-UNNAMED \\
+        --add-opens $o/java.util.concurrent=ALL-UNNAMED \\
+        --add-opens $o/java.util.concurrent.atomic=ALL-UNNAMED \\
+        --add-opens $o/java.net=ALL-UNNAMED --add-opens $o/java.text=ALL-UNNAMED \\
+        --add-opens $o/java.lang.reflect=ALL-UNNAMED --add-opens $o/java.lang.invoke=ALL-UNNAMED \\
+        --add-opens $o/sun.nio.ch=ALL-UNNAMED --add-opens $o/java.io=ALL-UNNAMED \\
+        --add-opens $o/java.time=ALL-UNNAMED \\
+        -Xmx"${JAVELIN_HEAP:-4g}" -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \\
+        -cp "$jar$cp" dev.javelin.recipes.cli.Main "$@"
+      """;
+
+  private LauncherScript() {}
+}
