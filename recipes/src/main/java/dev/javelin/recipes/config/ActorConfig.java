@@ -57,7 +57,9 @@ public record ActorConfig(
             .lossMode(s.getString(p + "policy_loss.loss_mode"))
             .clipRatio(Checks.nonNegative(p + "clip_ratio", s.getDouble(p + "clip_ratio")))
             .clipRatioC(s.getDouble(p + "clip_ratio_c"))
-            .lossAggMode(s.getString(p + "loss_agg_mode"));
+            .lossAggMode(s.getString(p + "loss_agg_mode"))
+            .rolloutCorrection(
+                Checks.build("algorithm.rollout_correction", () -> RolloutCorrectionKeys.from(s)));
     if (s.isSet(p + "clip_ratio_low")) {
       pl.clipRatioLow(s.getDouble(p + "clip_ratio_low"));
     }

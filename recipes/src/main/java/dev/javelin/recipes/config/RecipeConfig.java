@@ -112,7 +112,7 @@ public record RecipeConfig(
             base.klPenalty(),
             base.klCtrl(),
             base.filterGroups(),
-            base.rolloutCorrection());
+            RolloutCorrectionKeys.from(s));
     return c;
   }
 

@@ -161,6 +161,7 @@ public final class RecipeSchema {
     b.add(of("algorithm.gamma", DOUBLE, 1.0, "discount γ"));
     b.add(of("algorithm.lam", DOUBLE, 1.0, "GAE λ (kept for compatibility)"));
     b.add(of("algorithm.use_kl_in_reward", BOOL, false, "β·KL in the reward (unsupported)"));
+    RolloutCorrectionKeys.declare(b);
   }
 
   private static void trainer(Schema.Builder b) {

@@ -4,15 +4,12 @@ import dev.javelin.datasets.BatchSampler;
 import dev.javelin.datasets.DataOrderConfig;
 import dev.javelin.datasets.Example;
 import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.RolloutCorrectionKeys;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
-import dev.javelin.rewards.ScoredBatch;
-import dev.javelin.sampler.GenerationResult;
 import dev.javelin.sampler.SamplingParams;
-import dev.javelin.trainer.PolicyRole;
-import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,6 +24,14 @@ import java.util.logging.Logger;
  * The GRPO loop, in VeRL's order: batch → generate (n per prompt, across samplers) → rewards →
  * advantages → old/ref log-probs → update → publish weights → validate every {@code test_freq} →
  * checkpoint every {@code save_freq} → metrics. Every phase is timed ({@code timing_s/gen}, ...).
+ *
+ * <p>{@code trainer.rollout_mode=one_step_off} (VeRL's one-step off-policy): step k draws batch k+1
+ * and starts its generation, by the weights the samplers hold (v_{k−1}), before training on batch
+ * k; the new weights v_k are published once that generation is back. Batch k+1 is then trained by
+ * v_k, one version off (the loss applies the recipe's TIS correction, see {@link
+ * RolloutCorrectionKeys}). A checkpoint saves the data order from before any prefetched batch, so a
+ * resumed run draws and regenerates it: no prompt is lost or trained twice. Every step appends its
+ * batch to {@code batches.jsonl} ({@link BatchLog}).
  */
 public final class GrpoDriver {
   private static final Logger LOG = Logger.getLogger(GrpoDriver.class.getName());
@@ -34,7 +39,6 @@ public final class GrpoDriver {
   private final TaskData task;
   private final Trainer trainer;
   private final SamplerPool samplers;
-  private final Scoring scoring;
   private final RequestFactory requests;
   private final Validator validator;
   private final RunCheckpoints checkpoints;
@@ -42,6 +46,9 @@ public final class GrpoDriver {
   private final ConsoleProgress console;
   private final Map<Example, PromptedExample> prompted = new IdentityHashMap<>();
   private final List<StepListener> listeners = new ArrayList<>();
+  private final PolicyUpdate update;
+  private final BatchLog batchLog;
+  private final boolean oneStepOff;
 
   /** Wires a run; {@code console} may be null (no progress bar). */
   public GrpoDriver(
@@ -56,13 +63,18 @@ public final class GrpoDriver {
     this.task = task;
     this.trainer = trainer;
     this.samplers = samplers;
-    this.scoring = scoring;
     this.requests = new RequestFactory(recipe.trainer().seed());
     this.validator =
         new Validator(samplers, scoring, requests, recipe, task.val(), task.stopTokenIds());
     this.checkpoints = new RunCheckpoints(recipe, trainer);
     this.metrics = metrics;
     this.console = console;
+    this.update = new PolicyUpdate(recipe, trainer, scoring);
+    this.batchLog = new BatchLog(recipe.trainer().defaultLocalDir().resolve("batches.jsonl"));
+    this.oneStepOff = recipe.trainer().oneStepOff();
+    if (oneStepOff) {
+      LOG.info(this::overlapNote);
+    }
     for (PromptedExample p : task.train()) {
       prompted.put(p.example(), p);
     }
@@ -82,10 +94,11 @@ public final class GrpoDriver {
             recipe.data().trainBatchSize(), true, recipe.data().shuffle(), recipe.data().seed());
     List<Example> examples = new ArrayList<>(prompted.keySet().size());
     task.train().forEach(p -> examples.add(p.example()));
-    BatchSampler order = new BatchSampler(examples, orderConfig);
-    int total = recipe.totalSteps(order.batchesPerEpoch());
-    TrainingState state = checkpoints.resume(order.state());
-    order = new BatchSampler(examples, orderConfig, state.data());
+    BatchSampler fresh = new BatchSampler(examples, orderConfig);
+    int total = recipe.totalSteps(fresh.batchesPerEpoch());
+    TrainingState state = checkpoints.resume(fresh.state());
+    BatchSource source = new BatchSource(new BatchSampler(examples, orderConfig, state.data()));
+    batchLog.resumeAt(state.globalStep());
     samplers.loadWeights(trainer.snapshot(state.globalStep(), recipe.rollout().weightDtype()));
     double startAcc = state.startAccuracy();
     if (state.globalStep() == 0 && recipe.trainer().valBeforeTrain() && validator.enabled()) {
@@ -97,24 +110,39 @@ public final class GrpoDriver {
     double lastAcc = startAcc;
     double lastReward = Double.NaN;
     boolean saved = true;
-    while (step < total && !stop.requested()) {
-      step++;
-      Map<String, Double> m = step(step, order.next());
-      lastReward = m.getOrDefault("critic/score/mean", Double.NaN);
-      if (validator.enabled() && recipe.trainer().testsAt(step, total)) {
-        long t0 = System.nanoTime();
-        m.putAll(validator.run(step));
-        m.put("timing_s/testing", (System.nanoTime() - t0) / 1e9);
-        lastAcc = m.get("val/acc/mean@1");
+    PendingGeneration pending = null;
+    try (BatchLog batches = batchLog;
+        GenerationLauncher launcher = launcher()) {
+      while (step < total && !stop.requested()) {
+        step++;
+        // No prefetch across a scheduled checkpoint: the next batch is then generated by the
+        // checkpointed weights, exactly as a run resumed from that checkpoint generates it.
+        boolean prefetch = oneStepOff && step < total && !recipe.trainer().savesAt(step, total);
+        StepOutcome out = step(step, pending, prefetch ? stop : null, source, launcher);
+        pending = out.next();
+        Map<String, Double> m = out.metrics();
+        lastReward = m.getOrDefault("critic/score/mean", Double.NaN);
+        if (validator.enabled() && recipe.trainer().testsAt(step, total)) {
+          long t0 = System.nanoTime();
+          m.putAll(validator.run(step));
+          m.put("timing_s/testing", (System.nanoTime() - t0) / 1e9);
+          lastAcc = m.get("val/acc/mean@1");
+        }
+        // The batch line goes first: a kill between it and the checkpoint leaves a line past the
+        // checkpoint's step, which the resume drops; the other order would lose step K's line.
+        batches.write(out.batch());
+        saved = recipe.trainer().savesAt(step, total);
+        if (saved) {
+          checkpoints.save(new TrainingState(step, source.checkpointState(pending), startAcc), m);
+        }
+        log(step, total, m, m.getOrDefault("val/acc/mean@1", Double.NaN));
       }
-      saved = recipe.trainer().savesAt(step, total);
-      if (saved) {
-        checkpoints.save(new TrainingState(step, order.state(), startAcc), m);
+      if (!saved) {
+        // A prefetched batch still in hand is dropped; the checkpoint's data order draws it again.
+        checkpoints.save(
+            new TrainingState(step, source.checkpointState(pending), startAcc),
+            new LinkedHashMap<>());
       }
-      log(step, total, m, m.getOrDefault("val/acc/mean@1", Double.NaN));
-    }
-    if (!saved) {
-      checkpoints.save(new TrainingState(step, order.state(), startAcc), new LinkedHashMap<>());
     }
     return new RunSummary(
         state.globalStep() + 1,
@@ -127,46 +155,61 @@ public final class GrpoDriver {
         recipe.trainer().defaultLocalDir());
   }
 
-  /** One GRPO step over {@code batch}; returns its metrics. */
-  Map<String, Double> step(int step, List<Example> batch) {
+  /**
+   * What a step trained on, its metrics, and the next batch's generation when it was prefetched.
+   */
+  record StepOutcome(DrawnBatch batch, Map<String, Double> metrics, PendingGeneration next) {}
+
+  /**
+   * One GRPO step. {@code current} is this step's generation when it was prefetched (else null: it
+   * is generated now). With {@code prefetchUnless} non-null (one_step_off), the next batch is drawn
+   * and its generation started, by the weights the samplers hold now, before training, unless a
+   * stop was requested; it is awaited before the new weights are published, so the samplers never
+   * load weights mid-generation.
+   */
+  StepOutcome step(
+      int step,
+      PendingGeneration current,
+      StopSignal prefetchUnless,
+      BatchSource source,
+      GenerationLauncher launcher) {
     PhaseTimer timer = new PhaseTimer();
     long start = System.nanoTime();
-    List<PromptedExample> prompts = new ArrayList<>(batch.size());
-    batch.forEach(e -> prompts.add(prompted.get(e)));
-    int n = recipe.rollout().n();
-    GenerationResult gen =
-        timer.time(
-            "gen", () -> samplers.generate(requests.requests("train", step, prompts, n, params())));
-    List<PromptedExample> sources = new ArrayList<>(gen.rollouts().size());
-    prompts.forEach(
-        p -> {
-          for (int k = 0; k < n; k++) {
-            sources.add(p);
-          }
-        });
-    ScoredBatch scored = timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
-    double[] scores = scored.scores();
-    Advantages.Result adv =
-        timer.time("adv", () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm()));
-    List<TrainSample> samples = adv.samples();
-    if (!recipe.trainerConfig(1).bypassesOldLogProbs()) {
-      samples = timer.time("old_log_prob", () -> withLogProbs(adv.samples(), PolicyRole.ACTOR));
+    boolean launchedHere = current == null;
+    PendingGeneration cur =
+        launchedHere ? timer.time("wait_gen", () -> launch(source.draw(step), launcher)) : current;
+    PendingGeneration.Timed gen = timer.time("wait_gen", cur::await);
+    double busy = launchedHere ? gen.seconds() : 0; // generation seconds inside this step
+    PendingGeneration next = null;
+    if (prefetchUnless != null && !prefetchUnless.requested()) {
+      next = timer.time("wait_gen", () -> launch(source.draw(step + 1), launcher));
     }
-    if (recipe.actor().loss().useKlLoss()) {
-      List<TrainSample> withOld = samples;
-      samples = timer.time("ref", () -> withLogProbs(withOld, PolicyRole.REFERENCE));
+    List<PromptedExample> prompts = new ArrayList<>();
+    cur.batch().examples().forEach(e -> prompts.add(prompted.get(e)));
+    PolicyUpdate.Result upd = update.run(gen.result(), prompts, timer);
+    if (next != null) {
+      busy += timer.time("wait_gen", next::await).seconds();
     }
-    List<TrainSample> ready = samples;
-    Map<String, Double> m =
-        new LinkedHashMap<>(timer.time("update_actor", () -> trainer.update(ready)));
     timer.time(
         "update_weights",
         () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));
     double seconds = (System.nanoTime() - start) / 1e9;
-    m.putAll(StepMetrics.of(step, gen, scores, adv, scored.metrics(), seconds));
+    Map<String, Double> m = new LinkedHashMap<>(upd.metrics());
+    m.putAll(
+        StepMetrics.of(step, gen.result(), upd.scores(), upd.adv(), upd.rewardMetrics(), seconds));
     m.putAll(timer.metrics());
+    m.put("timing_s/gen", gen.seconds());
     m.put("timing_s/step", seconds);
-    return m;
+    m.putAll(
+        OverlapMetrics.of(
+            gen.result().rollouts(),
+            step - 1,
+            m.getOrDefault("timing_s/wait_gen", 0.0),
+            busy,
+            seconds,
+            samplers.restarts(),
+            samplers.rejectedResults()));
+    return new StepOutcome(cur.batch(), m, next);
   }
 
   private SamplingParams params() {
@@ -181,14 +224,35 @@ public final class GrpoDriver {
         false);
   }
 
-  private List<TrainSample> withLogProbs(List<TrainSample> samples, PolicyRole role) {
-    float[][] lp = trainer.logProbs(samples, role);
-    List<TrainSample> out = new ArrayList<>(samples.size());
-    for (int i = 0; i < samples.size(); i++) {
-      TrainSample s = samples.get(i);
-      out.add(role == PolicyRole.ACTOR ? s.withOldLogProbs(lp[i]) : s.withRefLogProbs(lp[i]));
-    }
-    return out;
+  private String overlapNote() {
+    var rc = recipe.actor().loss().policyLoss().rolloutCorrection();
+    boolean serial = recipe.trainer().ray().equals("local");
+    return "trainer.rollout_mode=one_step_off: batch k+1 is generated by the weights of step k-1"
+        + (serial
+            ? " (Ray local mode: the generation runs before step k's update, not beside it)"
+            : " while step k trains")
+        + "; rollout correction: "
+        + (rc.enabled()
+            ? rc.rolloutIs().keys().get(0)
+                + "-level TIS, threshold "
+                + rc.rolloutIsThreshold()
+                + (RolloutCorrectionKeys.defaultedByOneStepOff(recipe.settings())
+                    ? " (one_step_off's default; set algorithm.rollout_correction.rollout_is)"
+                    : "")
+            : "none (algorithm.rollout_correction.rollout_is=none)");
+  }
+
+  private GenerationLauncher launcher() {
+    // Ray local mode runs one actor call at a time (see GenerationLauncher), so there the
+    // prefetch is generated before the update instead of beside it.
+    return GenerationLauncher.of(samplers, oneStepOff && !recipe.trainer().ray().equals("local"));
+  }
+
+  private PendingGeneration launch(DrawnBatch batch, GenerationLauncher launcher) {
+    List<PromptedExample> prompts = new ArrayList<>(batch.examples().size());
+    batch.examples().forEach(e -> prompts.add(prompted.get(e)));
+    return launcher.launch(
+        batch, requests.requests("train", batch.step(), prompts, recipe.rollout().n(), params()));
   }
 
   private void log(int step, int total, Map<String, Double> m, double accuracy) {
