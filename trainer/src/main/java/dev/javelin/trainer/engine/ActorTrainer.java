@@ -6,6 +6,7 @@ import dev.javelin.backend.model.ModelCheckpoint;
 import dev.javelin.backend.model.PolicyModel;
 import dev.javelin.backend.model.PolicyTrainer;
 import dev.javelin.backend.model.PolicyTrainer.Cotangents;
+import dev.javelin.backend.model.PolicyTrainer.HostLoss;
 import dev.javelin.backend.model.PolicyTrainer.StepResult;
 import dev.javelin.backend.model.TokenBatch;
 import dev.javelin.backend.model.TokenLogProbs;
@@ -115,25 +116,33 @@ public final class ActorTrainer implements Trainer {
       packs.add(p);
       tokens.add(p.tokens());
     }
-    StepResult r =
-        optimizer.step(
-            tokens,
-            (float) config.temperature(),
-            (i, stats) -> {
-              PackedBatch p = packs.get(i);
-              PolicyBatch batch =
-                  mb.micro(
-                      i * micro,
-                      (i + 1) * micro,
-                      p.responseColumns(stats.logp(), width),
-                      p.responseColumns(stats.entropy(), width));
-              LossResult loss = ActorLoss.compute(batch, config.loss(), mb.global());
-              sums.addMicro(loss.metrics());
-              return new Cotangents(
-                  loss.value(),
-                  p.tokenColumns(loss.dLogProb(), width),
-                  p.tokenColumns(loss.dEntropy(), width));
-            });
+    // Without an entropy bonus H takes no gradient: the backward skips the entropy branch.
+    boolean usesEntropy = config.loss().entropyCoeff() > 0;
+    HostLoss hostLoss =
+        new HostLoss() {
+          @Override
+          public Cotangents apply(int i, TokenLogProbs stats) {
+            PackedBatch p = packs.get(i);
+            PolicyBatch batch =
+                mb.micro(
+                    i * micro,
+                    (i + 1) * micro,
+                    p.responseColumns(stats.logp(), width),
+                    p.responseColumns(stats.entropy(), width));
+            LossResult loss = ActorLoss.compute(batch, config.loss(), mb.global());
+            sums.addMicro(loss.metrics());
+            return new Cotangents(
+                loss.value(),
+                p.tokenColumns(loss.dLogProb(), width),
+                p.tokenColumns(loss.dEntropy(), width));
+          }
+
+          @Override
+          public boolean usesEntropy() {
+            return usesEntropy;
+          }
+        };
+    StepResult r = optimizer.step(tokens, (float) config.temperature(), hostLoss);
     Map<String, Double> step = new LinkedHashMap<>(mb.correctionMetrics());
     step.put("actor/grad_norm", r.gradNorm());
     step.put("actor/lr", r.lr());
