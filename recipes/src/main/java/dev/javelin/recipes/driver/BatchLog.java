@@ -1,5 +1,6 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.recipes.metrics.JsonText;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,24 +77,9 @@ final class BatchLog implements AutoCloseable {
           if (sb.charAt(sb.length() - 1) != '[') {
             sb.append(',');
           }
-          quote(sb, id);
+          JsonText.quote(sb, id);
         });
     return sb.append("]}").toString();
-  }
-
-  private static void quote(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
-      } else if (c < 0x20) {
-        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    sb.append('"');
   }
 
   @Override

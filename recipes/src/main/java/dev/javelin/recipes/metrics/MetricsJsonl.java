@@ -50,7 +50,7 @@ public final class MetricsJsonl implements AutoCloseable {
     sb.append("{\"step\":").append(step);
     for (var e : metrics.entrySet()) {
       sb.append(',');
-      quote(sb, e.getKey());
+      JsonText.quote(sb, e.getKey());
       sb.append(':');
       double v = e.getValue() == null ? Double.NaN : e.getValue();
       if (!Double.isFinite(v)) {
@@ -62,21 +62,6 @@ public final class MetricsJsonl implements AutoCloseable {
       }
     }
     return sb.append('}').toString();
-  }
-
-  private static void quote(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
-      } else if (c < 0x20) {
-        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    sb.append('"');
   }
 
   @Override
