@@ -12,11 +12,13 @@ import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
 import io.ray.api.ActorHandle;
 import io.ray.api.Ray;
+import io.ray.api.exception.RayActorException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A {@link Trainer} whose work runs in a {@link TrainerActor} Ray actor: every call crosses as
@@ -47,51 +49,80 @@ public final class RayTrainer implements Trainer {
   public float[][] logProbs(List<TrainSample> samples, PolicyRole role) {
     byte[] bytes = TrainerCodec.encodeSamples(samples);
     return TrainerCodec.decodeLogProbs(
-        RayCalls.callWith(bytes, b -> actor.task(TrainerActor::logProbs, b, role.name()).remote()));
+        alive(
+            () ->
+                RayCalls.callWith(
+                    bytes, b -> actor.task(TrainerActor::logProbs, b, role.name()).remote())));
   }
 
   @Override
   public Map<String, Double> update(List<TrainSample> samples) {
     byte[] bytes = TrainerCodec.encodeSamples(samples);
     return TrainerCodec.decodeMetrics(
-        RayCalls.callWith(bytes, b -> actor.task(TrainerActor::update, b).remote()));
+        alive(() -> RayCalls.callWith(bytes, b -> actor.task(TrainerActor::update, b).remote())));
   }
 
   @Override
   public Map<String, Double> sftStep(List<SftExample> examples) {
     byte[] bytes = TrainerCodec.encodeExamples(examples);
     return TrainerCodec.decodeMetrics(
-        RayCalls.callWith(bytes, b -> actor.task(TrainerActor::sftStep, b).remote()));
+        alive(() -> RayCalls.callWith(bytes, b -> actor.task(TrainerActor::sftStep, b).remote())));
   }
 
   @Override
   public WeightSnapshot snapshot(long version, WireType type) {
-    byte[] bytes = RayCalls.get(actor.task(TrainerActor::snapshot, version, type.name()).remote());
+    byte[] bytes =
+        alive(
+            () -> RayCalls.get(actor.task(TrainerActor::snapshot, version, type.name()).remote()));
     return SnapshotCodec.decode(ByteBuffer.wrap(bytes));
   }
 
   @Override
   public long optimizerSteps() {
-    return RayCalls.get(actor.task(TrainerActor::optimizerSteps).remote());
+    return alive(() -> RayCalls.get(actor.task(TrainerActor::optimizerSteps).remote()));
   }
 
   @Override
   public void saveCheckpoint(Path dir, Map<String, String> extra) {
     byte[] state = TrainerCodec.encodeState(new TrainerState(0, extra));
-    RayCalls.get(actor.task(TrainerActor::saveCheckpoint, dir.toString(), state).remote());
+    alive(
+        () ->
+            RayCalls.get(actor.task(TrainerActor::saveCheckpoint, dir.toString(), state).remote()));
   }
 
   @Override
   public TrainerState loadCheckpoint(Path dir) {
     return TrainerCodec.decodeState(
-        RayCalls.get(actor.task(TrainerActor::loadCheckpoint, dir.toString()).remote()));
+        alive(
+            () -> RayCalls.get(actor.task(TrainerActor::loadCheckpoint, dir.toString()).remote())));
   }
 
   @Override
   public void close() {
-    RayCalls.get(actor.task(TrainerActor::close).remote());
+    try {
+      RayCalls.get(actor.task(TrainerActor::close).remote());
+    } catch (RayActorException e) {
+      return; // already dead: nothing to close, and the run has reported why
+    }
     if (!RayRuntime.localMode()) {
       actor.kill(); // local mode cannot kill actors; they die with the JVM
+    }
+  }
+
+  /**
+   * Runs a call on the trainer actor; its death becomes an error that says what to do. The trainer
+   * is not restarted (a fresh one would have lost the weights), so the run stops here and rerunning
+   * the same command resumes from the last checkpoint.
+   */
+  private static <T> T alive(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (RayActorException e) {
+      throw new IllegalStateException(
+          "the trainer actor's worker process died ("
+              + e.getMessage()
+              + "); the run stops here: rerun the same command to resume from its last checkpoint",
+          e);
     }
   }
 }

@@ -10,9 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.recipes.ray.CodeSearchPath;
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./javelin run ... --ray-address} is killed with SIGKILL after a checkpoint; rerunning the
- * same command resumes from the last checkpoint and ends with every step once and no prompt seen
- * twice in an epoch.
+ * {@code ./javelin run ... --ray-address} is killed with SIGKILL after a checkpoint (or its trainer
+ * actor's worker is, which stops the run with a clear error); rerunning the same command resumes
+ * from the last checkpoint and ends with every step once and no prompt seen twice in an epoch.
  */
 class DriverKillClusterIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,19 +41,7 @@ class DriverKillClusterIT {
   @Test
   void rerunResumesFromTheLastCheckpoint(@TempDir Path dir) throws Exception {
     Path root = Path.of(System.getProperty("javelin.root"));
-    List<String> command =
-        new ArrayList<>(
-            List.of(root.resolve("javelin").toString(), "run", "recipes/arith-grpo.yaml"));
-    command.addAll(
-        ClusterRuns.shape(
-            dir,
-            STEPS,
-            64,
-            2,
-            24,
-            "trainer.save_freq=1",
-            "actor_rollout_ref.rollout.max_num_seqs=2"));
-    command.addAll(List.of("--ray-address", ClusterRuns.address()));
+    List<String> command = command(root, dir);
 
     Process first = start(command, root, dir.resolve("run1.log"));
     awaitCheckpoint(dir, 2, first);
@@ -69,6 +62,69 @@ class DriverKillClusterIT {
     assertTrue(log.contains("step " + STEPS + "/" + STEPS), log);
     assertEquals(before, batchLines(dir, killedAt), "steps before the kill are kept as they were");
     auditBatches(dir);
+  }
+
+  @Test
+  void aDeadTrainerStopsTheRunAndARerunResumes(@TempDir Path dir) throws Exception {
+    Path root = Path.of(System.getProperty("javelin.root"));
+    List<String> command = command(root, dir);
+    Process first = start(command, root, dir.resolve("run1.log"));
+    awaitCheckpoint(dir, 2, first);
+    long pid = alivePid("dev.javelin.trainer.TrainerActor");
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly); // SIGKILL the trainer's JVM
+    assertTrue(first.waitFor(120, TimeUnit.SECONDS), "the driver hung after its trainer died");
+    String log1 = Files.readString(dir.resolve("run1.log"), StandardCharsets.UTF_8);
+    assertEquals(1, first.exitValue(), log1);
+    assertTrue(log1.contains("trainer actor's worker process died"), log1);
+    int killedAt = lastCheckpoint(dir);
+    assertTrue(killedAt < STEPS, "the first run finished before the kill; make steps longer");
+
+    Process second = start(command, root, dir.resolve("run2.log"));
+    assertTrue(second.waitFor(300, TimeUnit.SECONDS), "rerun did not finish in 300 s");
+    String log = Files.readString(dir.resolve("run2.log"), StandardCharsets.UTF_8);
+    assertEquals(0, second.exitValue(), log);
+    assertEquals(STEPS, lastCheckpoint(dir), log);
+    assertFalse(log.contains("step 1/" + STEPS + " "), "the rerun started over:\n" + log);
+    auditBatches(dir);
+  }
+
+  private static List<String> command(Path root, Path dir) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(root.resolve("javelin").toString(), "run", "recipes/arith-grpo.yaml"));
+    command.addAll(
+        ClusterRuns.shape(
+            dir,
+            STEPS,
+            64,
+            2,
+            24,
+            "trainer.save_freq=1",
+            "actor_rollout_ref.rollout.max_num_seqs=2"));
+    command.addAll(List.of("--ray-address", ClusterRuns.address()));
+    return command;
+  }
+
+  /** The process id of the one live actor of {@code className}, from the dashboard's state API. */
+  private static long alivePid(String className) throws Exception {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(ClusterRuns.dashboard() + "/api/v0/actors?detail=1&limit=1000"))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    List<Long> pids = new ArrayList<>();
+    for (JsonNode a : JSON.readTree(r.body()).path("data").path("result").path("result")) {
+      if (a.path("class_name").asText().equals(className)
+          && a.path("state").asText().equals("ALIVE")) {
+        pids.add(a.path("pid").asLong());
+      }
+    }
+    assertEquals(1, pids.size(), "live " + className + " actors: " + pids);
+    return pids.get(0);
   }
 
   /** batches.jsonl holds steps 1..STEPS once each, in order, and no prompt twice in an epoch. */
