@@ -110,7 +110,8 @@ public final class RewardScorer implements AutoCloseable {
             Math.min(TimeUnit.MILLISECONDS.toNanos(20), config.timeout().toNanos() / 10));
     // Safety net: even if every worker were stuck, the batch returns after twice the time a full
     // pool needs at the per-call limit.
-    long rounds = (outcomes.results.length + config.parallelism() - 1) / config.parallelism() + 1;
+    long rounds =
+        ((long) outcomes.results.length + config.parallelism() - 1) / config.parallelism() + 1;
     long budget =
         Math.min(Long.MAX_VALUE / 4, saturatedTimes(config.timeout().toNanos(), 2 * rounds));
     long deadline = System.nanoTime() + budget;

@@ -87,7 +87,7 @@ final class NumberLexer {
         && isDigit(s.charAt(p + 1))
         && isDigit(s.charAt(p + 2))
         && isDigit(s.charAt(p + 3))
-        && (p + 4 == s.length() || !isDigit(s.charAt(p + 4)) && s.charAt(p + 4) != '.');
+        && (p + 4 == s.length() || (!isDigit(s.charAt(p + 4)) && s.charAt(p + 4) != '.'));
   }
 
   private Expr.Num spaceGrouped(int start) {

@@ -184,7 +184,7 @@ public final class GraphBuilder {
     for (int i = 0; i < dims.length; i++) {
       checkAxis(out, dims[i]);
       int from = x.shape().dim(i);
-      if (from != 1 && from != out.dim(dims[i]) || (i > 0 && dims[i] <= dims[i - 1])) {
+      if ((from != 1 && from != out.dim(dims[i])) || (i > 0 && dims[i] <= dims[i - 1])) {
         throw new IllegalArgumentException(
             "cannot broadcast " + x.shape() + " to " + out + " with dims " + str(dims));
       }
