@@ -74,7 +74,7 @@ public final class SftRunner {
     Map<Example, SftExample> examples = examples(task);
     BatchSampler order =
         new BatchSampler(
-            new ArrayList<>(examples.keySet()),
+            inTaskOrder(task),
             new DataOrderConfig(
                 recipe.data().trainBatchSize(),
                 true,
@@ -133,6 +133,17 @@ public final class SftRunner {
       metrics.write(0, val);
     }
     return val.get("val/acc/mean@1");
+  }
+
+  /**
+   * The training examples in the task's order. Not the lookup map's key order: an identity map
+   * iterates by identity hash, which made the shuffled data order (and so the warm-up) differ from
+   * run to run.
+   */
+  private static List<Example> inTaskOrder(TaskData task) {
+    List<Example> out = new ArrayList<>(task.train().size());
+    task.train().forEach(p -> out.add(p.example()));
+    return out;
   }
 
   private static Map<Example, SftExample> examples(TaskData task) {
