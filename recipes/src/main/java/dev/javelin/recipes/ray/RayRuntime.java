@@ -4,6 +4,9 @@ import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.TrainerSection;
 import io.ray.api.Ray;
 import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -46,6 +49,7 @@ final class RayRuntime {
     }
     if (trainer.ray().equals("cluster")) {
       String address = address(trainer);
+      requireReachable(address);
       System.setProperty("ray.local-mode", "false");
       System.setProperty("ray.address", address);
       System.setProperty(
@@ -75,6 +79,33 @@ final class RayRuntime {
       LOG.info("Ray started in local mode (one JVM)");
     }
     return true;
+  }
+
+  /**
+   * Fails fast, with what to do, when nothing listens at the head's address: Ray's native client
+   * would wait 60 s and then end the process with a message about its own log files.
+   */
+  static void requireReachable(String address) {
+    int colon = address.lastIndexOf(':');
+    String host = colon > 0 ? address.substring(0, colon) : address;
+    int port;
+    try {
+      port = colon > 0 ? Integer.parseInt(address.substring(colon + 1)) : 6379;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(
+          "trainer.ray_address: '" + address + "' is not host:port (e.g. 127.0.0.1:6379)");
+    }
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host, port), 3000);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ConfigException(
+          "trainer.ray_address: no Ray head answers at "
+              + address
+              + " ("
+              + e.getMessage()
+              + "); start one with tools/setup/ray-cluster.sh start, or pass the address of a"
+              + " running head (--ray-address HOST:PORT or RAY_ADDRESS)");
+    }
   }
 
   /** Whether this JVM's Ray runs in local mode. */

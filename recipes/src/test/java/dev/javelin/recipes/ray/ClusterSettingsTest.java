@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,23 @@ class ClusterSettingsTest {
                     trainer("trainer.ray=cluster", "trainer.ray_address=http://127.0.0.1:8265")));
     assertTrue(url.getMessage().startsWith("trainer.ray_address: "), url.getMessage());
     assertTrue(url.getMessage().contains("not the dashboard"), url.getMessage());
+  }
+
+  @Test
+  void aHeadThatDoesNotAnswerIsReportedAtOnceWithWhatToDo() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort(); // closed again: nothing listens there now
+    }
+    long start = System.nanoTime();
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> RayRuntime.requireReachable("127.0.0.1:" + port));
+    assertTrue(System.nanoTime() - start < 10_000_000_000L, "took longer than 10 s");
+    assertTrue(e.getMessage().contains("tools/setup/ray-cluster.sh start"), e.getMessage());
+    try (ServerSocket open = new ServerSocket(0)) {
+      RayRuntime.requireReachable("127.0.0.1:" + open.getLocalPort()); // listening: no error
+    }
+    assertThrows(ConfigException.class, () -> RayRuntime.requireReachable("127.0.0.1:http"));
   }
 
   @Test
