@@ -41,15 +41,7 @@ public final class Commands {
     recipe.checkTrainable();
     warmUpIfNeeded(recipe, overrides);
     TaskData task = TaskLoader.load(recipe);
-    if (task.train().size() < recipe.data().trainBatchSize()) {
-      throw new ConfigException(
-          "recipe key 'data.train_batch_size': only "
-              + task.train().size()
-              + " usable training prompts for batches of "
-              + recipe.data().trainBatchSize()
-              + " (see the warnings above for skipped rows)");
-    }
-    int total = recipe.totalSteps(task.train().size() / recipe.data().trainBatchSize());
+    int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
     Path dir = prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
@@ -60,39 +52,30 @@ public final class Commands {
         total,
         recipe.trainer().samplers(),
         dir);
-    StopSignal stop = StopSignal.onInterrupt();
-    try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
-        Workers workers = Workers.start(recipe, total);
-        MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
-      GrpoDriver driver =
-          new GrpoDriver(
-              recipe,
-              task,
-              workers.trainer(),
-              workers.samplers(),
-              scoring,
-              metrics,
-              ConsoleProgress.stdout(0));
-      RunSummary summary = RunRegistryReporter.forRun(recipe).run(driver, stop);
-      out.println(summary.render());
-      return summary;
-    } finally {
-      stop.finished();
-    }
+    return loop(
+        recipe,
+        task,
+        total,
+        dir,
+        (scoring, workers, metrics, stop) -> {
+          GrpoDriver driver =
+              new GrpoDriver(
+                  recipe,
+                  task,
+                  workers.trainer(),
+                  workers.samplers(),
+                  scoring,
+                  metrics,
+                  ConsoleProgress.stdout(0));
+          return RunRegistryReporter.forRun(recipe).run(driver, stop);
+        });
   }
 
   /** {@code javelin sft}: the cross-entropy warm-up. */
   public RunSummary sft(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
     TaskData task = TaskLoader.load(recipe);
-    if (task.train().size() < recipe.data().trainBatchSize()) {
-      throw new ConfigException(
-          "recipe key 'data.train_batch_size': only "
-              + task.train().size()
-              + " usable training examples for batches of "
-              + recipe.data().trainBatchSize());
-    }
-    int total = recipe.totalSteps(task.train().size() / recipe.data().trainBatchSize());
+    int total = totalSteps(recipe, task, "examples", "");
     Path dir = prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
@@ -101,25 +84,56 @@ public final class Commands {
         task.train().size(),
         total,
         SftRunner.outputDir(recipe));
+    return loop(
+        recipe,
+        task,
+        total,
+        dir,
+        (scoring, workers, metrics, stop) ->
+            new SftRunner(
+                    recipe,
+                    task,
+                    workers.trainer(),
+                    workers.samplers(),
+                    scoring,
+                    metrics,
+                    ConsoleProgress.stdout(1))
+                .run(stop));
+  }
+
+  /** A training loop over the pieces {@link #loop} opens for it. */
+  private interface Loop {
+    RunSummary run(Scoring scoring, Workers workers, MetricsJsonl metrics, StopSignal stop);
+  }
+
+  /** Opens scoring, workers and metrics.jsonl, runs {@code body}, prints its summary. */
+  private RunSummary loop(RecipeConfig recipe, TaskData task, int total, Path dir, Loop body) {
     StopSignal stop = StopSignal.onInterrupt();
     try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
         Workers workers = Workers.start(recipe, total);
         MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
-      RunSummary summary =
-          new SftRunner(
-                  recipe,
-                  task,
-                  workers.trainer(),
-                  workers.samplers(),
-                  scoring,
-                  metrics,
-                  ConsoleProgress.stdout(1))
-              .run(stop);
+      RunSummary summary = body.run(scoring, workers, metrics, stop);
       out.println(summary.render());
       return summary;
     } finally {
       stop.finished();
     }
+  }
+
+  /** The run's steps; fails when the task has fewer usable rows than one batch. */
+  private static int totalSteps(RecipeConfig recipe, TaskData task, String rows, String hint) {
+    int batch = recipe.data().trainBatchSize();
+    if (task.train().size() < batch) {
+      throw new ConfigException(
+          "recipe key 'data.train_batch_size': only "
+              + task.train().size()
+              + " usable training "
+              + rows
+              + " for batches of "
+              + batch
+              + hint);
+    }
+    return recipe.totalSteps(task.train().size() / batch);
   }
 
   /** {@code javelin eval}: validation of a recipe's model, or of a checkpoint directory. */
