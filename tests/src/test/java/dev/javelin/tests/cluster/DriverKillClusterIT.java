@@ -50,18 +50,7 @@ class DriverKillClusterIT {
     assertEquals(137, first.exitValue(), "killed by SIGKILL");
     int killedAt = lastCheckpoint(dir);
     assertTrue(killedAt < STEPS, "the first run finished before the kill; make steps longer");
-    List<String> before = batchLines(dir, killedAt);
-
-    Process second = start(command, root, dir.resolve("run2.log"));
-    assertTrue(second.waitFor(300, TimeUnit.SECONDS), "rerun did not finish in 300 s");
-    String log = Files.readString(dir.resolve("run2.log"), StandardCharsets.UTF_8);
-    assertEquals(0, second.exitValue(), log);
-
-    assertEquals(STEPS, lastCheckpoint(dir), log);
-    assertFalse(log.contains("step 1/" + STEPS + " "), "the rerun started over:\n" + log);
-    assertTrue(log.contains("step " + STEPS + "/" + STEPS), log);
-    assertEquals(before, batchLines(dir, killedAt), "steps before the kill are kept as they were");
-    auditBatches(dir);
+    rerunToTheEnd(command, root, dir, killedAt);
   }
 
   @Test
@@ -78,13 +67,25 @@ class DriverKillClusterIT {
     assertTrue(log1.contains("trainer actor's worker process died"), log1);
     int killedAt = lastCheckpoint(dir);
     assertTrue(killedAt < STEPS, "the first run finished before the kill; make steps longer");
+    rerunToTheEnd(command, root, dir, killedAt);
+  }
 
+  /**
+   * Reruns the same command: it resumes after step {@code killedAt} (keeping the steps before it as
+   * they were) and ends with every step once and no prompt twice in an epoch.
+   */
+  private static void rerunToTheEnd(List<String> command, Path root, Path dir, int killedAt)
+      throws Exception {
+    List<String> before = batchLines(dir, killedAt);
     Process second = start(command, root, dir.resolve("run2.log"));
     assertTrue(second.waitFor(300, TimeUnit.SECONDS), "rerun did not finish in 300 s");
     String log = Files.readString(dir.resolve("run2.log"), StandardCharsets.UTF_8);
     assertEquals(0, second.exitValue(), log);
+
     assertEquals(STEPS, lastCheckpoint(dir), log);
     assertFalse(log.contains("step 1/" + STEPS + " "), "the rerun started over:\n" + log);
+    assertTrue(log.contains("step " + STEPS + "/" + STEPS), log);
+    assertEquals(before, batchLines(dir, killedAt), "steps before the kill are kept as they were");
     auditBatches(dir);
   }
 
