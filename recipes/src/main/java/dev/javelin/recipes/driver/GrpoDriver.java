@@ -184,9 +184,7 @@ public final class GrpoDriver {
     if (prefetchUnless != null && !prefetchUnless.requested()) {
       next = timer.time("wait_gen", () -> launch(source.draw(step + 1), launcher));
     }
-    List<PromptedExample> prompts = new ArrayList<>();
-    cur.batch().examples().forEach(e -> prompts.add(prompted.get(e)));
-    PolicyUpdate.Result upd = update.run(gen.result(), prompts, timer);
+    PolicyUpdate.Result upd = update.run(gen.result(), prompts(cur.batch()), timer);
     if (next != null) {
       busy += timer.time("wait_gen", next::await).seconds();
     }
@@ -249,10 +247,16 @@ public final class GrpoDriver {
   }
 
   private PendingGeneration launch(DrawnBatch batch, GenerationLauncher launcher) {
-    List<PromptedExample> prompts = new ArrayList<>(batch.examples().size());
-    batch.examples().forEach(e -> prompts.add(prompted.get(e)));
     return launcher.launch(
-        batch, requests.requests("train", batch.step(), prompts, recipe.rollout().n(), params()));
+        batch,
+        requests.requests("train", batch.step(), prompts(batch), recipe.rollout().n(), params()));
+  }
+
+  /** The batch's prompts (tokenized), in batch order. */
+  private List<PromptedExample> prompts(DrawnBatch batch) {
+    List<PromptedExample> out = new ArrayList<>(batch.examples().size());
+    batch.examples().forEach(e -> out.add(prompted.get(e)));
+    return out;
   }
 
   private void log(int step, int total, Map<String, Double> m, double accuracy) {
