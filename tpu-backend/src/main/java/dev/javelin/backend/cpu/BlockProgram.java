@@ -1,5 +1,7 @@
 package dev.javelin.backend.cpu;
 
+import dev.javelin.backend.DType;
+import dev.javelin.backend.graph.Op.UnaryKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -101,6 +103,10 @@ final class BlockProgram {
       v.view().read(v.dtype(), frame.values[v.value()], start, n, o, oo);
     } else if (step instanceof Step.Iota io) {
       iota(io, start, n, o, oo);
+    } else if (step instanceof Step.Unary u && isExp(u)) {
+      boolean logistic = u.kind() == UnaryKind.LOGISTIC;
+      Object a = s.arrays[u.a()];
+      ExpLoops.run(logistic, (float[]) a, s.offsets[u.a()], (float[]) o, oo, n, s.exp);
     } else if (step instanceof Step.Unary u) {
       ElementLoops.unary(u.kind(), u.dtype(), s.arrays[u.a()], s.offsets[u.a()], o, oo, n);
     } else if (step instanceof Step.Binary b) {
@@ -142,6 +148,10 @@ final class BlockProgram {
     }
   }
 
+  private static boolean isExp(Step.Unary u) {
+    return u.dtype() == DType.F32 && (u.kind() == UnaryKind.EXP || u.kind() == UnaryKind.LOGISTIC);
+  }
+
   private static void iota(Step.Iota io, int start, int n, Object o, int oo) {
     switch (io.dtype()) {
       case F32 -> {
@@ -176,6 +186,7 @@ final class BlockProgram {
     final Object[] blocks;
     final Object[] arrays;
     final int[] offsets;
+    final float[][] exp = ExpLoops.newScratch();
 
     Scratch(int steps) {
       blocks = new Object[steps];
