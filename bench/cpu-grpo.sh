@@ -4,7 +4,7 @@
 # PyTorch reference loop (tools/torch_grpo_ref.py) with 1 and 2 threads. Prints medians per phase.
 # Usage: bench/cpu-grpo.sh <sft-model-dir> [steps=24] [torch-init.pt]
 # The first 4 Java steps are warm-up (JIT, program compiles) and are left out of the medians.
-# Env: BACKEND_CLASSES (default tpu-backend/target/classes) goes first on the classpath, so an A/B
+# Env: BENCH_OVERRIDES adds recipe overrides (key=value ...) to the Java run. BACKEND_CLASSES (default tpu-backend/target/classes) goes first on the classpath, so an A/B
 # can point it at another build; BASE_CP (default: recipes/target/classes + the launcher's
 # classpath file) can point at a frozen copy while other modules are being rebuilt.
 set -euo pipefail
@@ -27,7 +27,7 @@ opens+=(--add-opens java.base/sun.nio.ch=ALL-UNNAMED)
 java "${opens[@]}" -Xmx8g ${JAVA_OPTS:-} -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \
   -cp "$cp" dev.javelin.recipes.cli.Main run recipes/arith-grpo.yaml \
   actor_rollout_ref.model.path="$model" trainer.default_local_dir="$out" \
-  trainer.total_training_steps="$steps" trainer.test_freq=100000 trainer.save_freq=100000 \
+  trainer.total_training_steps="$steps" trainer.test_freq=100000 trainer.save_freq=100000 ${BENCH_OVERRIDES:-} \
   > "$out/log.txt" 2>&1 || { tail -30 "$out/log.txt"; exit 1; }
 metrics="$(find "$out" -name metrics.jsonl | head -1)"
 echo "java ($metrics), medians over steps 5..$steps:"

@@ -35,6 +35,7 @@ final class TinyRuns {
                 "data.max_prompt_length=8",
                 "data.max_response_length=3",
                 "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64",
                 "actor_rollout_ref.actor.optim.lr=1e-2",
                 "actor_rollout_ref.rollout.n=8",
                 "custom_reward_function.name=",

@@ -87,6 +87,7 @@ final class ClusterRuns {
                 "data.max_prompt_length=8",
                 "data.max_response_length=" + maxResponse,
                 "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64",
                 "actor_rollout_ref.actor.optim.lr=1e-2",
                 "actor_rollout_ref.rollout.n=8",
                 "custom_reward_function.name=",

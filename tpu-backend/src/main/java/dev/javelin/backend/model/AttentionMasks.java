@@ -35,7 +35,7 @@ final class AttentionMasks {
   }
 
   /** {@code (mask - 1) · 1e9} broadcast over the query axis of {@code out} (B, T, S). */
-  private static Node keys(GraphBuilder g, Node mask, Shape out) {
+  static Node keys(GraphBuilder g, Node mask, Shape out) {
     Node bias = g.mul(g.sub(mask, g.full(mask, 1)), g.full(mask, -DecoderModel.MASKED));
     return g.broadcastInDim(bias, out, 0, 2);
   }

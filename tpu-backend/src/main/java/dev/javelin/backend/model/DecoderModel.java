@@ -35,10 +35,36 @@ public final class DecoderModel {
    */
   public Node hidden(
       GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Node bias, KvPolicy kv) {
+    return hidden(g, w, ids, cos, sin, dense(bias, kv));
+  }
+
+  /**
+   * How one layer's tokens attend to each other: rotated queries (B, T, H, Dh) and keys, values (B,
+   * T, Hkv, Dh) in, context (B, T, H·Dh) out. {@link #dense} is every row on its own; {@link
+   * PrefixPrograms} shares each prompt's keys between the responses that follow it.
+   */
+  @FunctionalInterface
+  interface Attention {
+    Node attend(GraphBuilder g, int layer, Node q, Node k, Node v);
+  }
+
+  /** Each row attends within itself under {@code bias} (B, T, S), keys and values through kv. */
+  Attention dense(Node bias, KvPolicy kv) {
+    return (g, layer, q, k, v) -> {
+      KvPolicy.Kv kvs = kv.apply(layer, g.transpose(k, 0, 2, 1, 3), g.transpose(v, 0, 2, 1, 3));
+      return attention(g, g.transpose(q, 0, 2, 1, 3), kvs.keys(), kvs.values(), bias);
+    };
+  }
+
+  /**
+   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, Node, KvPolicy)} with any
+   * layout.
+   */
+  Node hidden(GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
     Node h = g.gather(w.get(WeightSpec.EMBED), ids); // (B, T, D)
     for (int i = 0; i < c.layers(); i++) {
       Node n1 = NeuralOps.rmsNorm(g, h, w.layer(i, "input_layernorm.weight"), c.rmsNormEps());
-      h = g.add(h, attentionBlock(g, w, i, n1, cos, sin, bias, kv));
+      h = g.add(h, attentionBlock(g, w, i, n1, cos, sin, layout));
       Node n2 =
           NeuralOps.rmsNorm(g, h, w.layer(i, "post_attention_layernorm.weight"), c.rmsNormEps());
       h = g.add(h, mlp(g, w, i, n2));
@@ -60,16 +86,12 @@ public final class DecoderModel {
   }
 
   private Node attentionBlock(
-      GraphBuilder g, ModelWeights w, int i, Node x, Node cos, Node sin, Node bias, KvPolicy kv) {
+      GraphBuilder g, ModelWeights w, int i, Node x, Node cos, Node sin, Attention layout) {
     int t = x.shape().dim(1);
     Node q = project(g, w, i, "q_proj", x, c.heads(), t); // (B, T, H, Dh)
     Node k = project(g, w, i, "k_proj", x, c.kvHeads(), t); // (B, T, Hkv, Dh)
     Node v = project(g, w, i, "v_proj", x, c.kvHeads(), t);
-    q = g.transpose(rotate(g, q, cos, sin), 0, 2, 1, 3); // (B, H, T, Dh)
-    k = g.transpose(rotate(g, k, cos, sin), 0, 2, 1, 3); // (B, Hkv, T, Dh)
-    v = g.transpose(v, 0, 2, 1, 3);
-    KvPolicy.Kv attend = kv.apply(i, k, v);
-    Node out = attention(g, q, attend.keys(), attend.values(), bias); // (B, T, H*Dh)
+    Node out = layout.attend(g, i, rotate(g, q, cos, sin), rotate(g, k, cos, sin), v); // (B,T,HDh)
     return NeuralOps.linear(g, out, w.layer(i, "self_attn.o_proj.weight"), null);
   }
 

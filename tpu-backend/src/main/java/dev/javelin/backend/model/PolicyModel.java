@@ -98,22 +98,20 @@ public final class PolicyModel implements AutoCloseable {
     checkpoint().save(dir, modelType, floatType);
   }
 
-  /** Log-probs and entropies (B, T-1) of {@code batch.ids[:, 1:]} at temperature τ. */
-  public TokenLogProbs logProbs(TokenBatch batch, float temperature) {
-    int t = batch.requireScorable().length();
-    TokenBatch padded = batch.padTo(bucket(t));
-    int b = padded.batch();
-    int tb = padded.length();
-    Executable exe =
-        executable(
-            "logprobs_b" + b + "_t" + tb,
-            () -> ModelPrograms.logProbs(config, b, tb, config.maxPositions()));
-    List<DeviceBuffer> out = run(exe, tokenInputs(padded, temperature));
+  /**
+   * Log-probs and entropies (B, C) of a batch's scored tokens at temperature τ: {@code batch.ids[:,
+   * 1:]} for a {@link TokenBatch}, the response tokens for a {@link PrefixBatch}.
+   */
+  public TokenLogProbs logProbs(ScoredBatch batch, float temperature) {
+    ScoredBatch at = batch.atBucket(config);
+    Executable exe = executable("logprobs_" + at.shapeKey(), () -> at.logProbsProgram(config));
+    List<DeviceBuffer> out = run(exe, uploads(at, temperature));
     Tensor.F32 logp = (Tensor.F32) out.get(0).toHost();
     Tensor.F32 entropy = (Tensor.F32) out.get(1).toHost();
     out.forEach(DeviceBuffer::close);
+    int c = batch.scoredColumns();
     return new TokenLogProbs(
-        TokenLogProbs.firstColumns(logp, t - 1), TokenLogProbs.firstColumns(entropy, t - 1));
+        TokenLogProbs.firstColumns(logp, c), TokenLogProbs.firstColumns(entropy, c));
   }
 
   /** Starts batched decoding of {@code prompts} with room for {@code maxNewTokens} each. */
@@ -135,6 +133,10 @@ public final class PolicyModel implements AutoCloseable {
    * The padded length for {@code t} tokens: the next multiple of the bucket, within the rope table.
    */
   public int bucket(int t) {
+    return lengthBucket(config, t);
+  }
+
+  static int lengthBucket(ModelConfig config, int t) {
     if (t > config.maxPositions()) {
       throw new IllegalArgumentException(
           "sequence of " + t + " tokens exceeds maxPositions " + config.maxPositions());
@@ -159,6 +161,14 @@ public final class PolicyModel implements AutoCloseable {
           Program p = build.get();
           return device.compile(p, donation.apply(p));
         });
+  }
+
+  /** A batch's token inputs and the temperature, uploaded. Caller closes the uploads. */
+  Map<String, DeviceBuffer> uploads(ScoredBatch batch, float temperature) {
+    Map<String, DeviceBuffer> in = new HashMap<>();
+    batch.tokenInputs().forEach((k, v) -> in.put(k, device.upload(v)));
+    in.put(ModelPrograms.TEMPERATURE, device.upload(Tensor.scalar(temperature)));
+    return in;
   }
 
   /** Weights + rope tables + the given per-call inputs, uploaded. Caller closes the uploads. */

@@ -34,8 +34,9 @@ public final class PolicyTrainer implements AutoCloseable {
   public record StepResult(double loss, double gradNorm, boolean applied, double lr, long step) {}
 
   /**
-   * A host loss value and its cotangents {@code ∂L/∂logp}, {@code ∂L/∂H}, each (B, T-1); {@code
-   * dEntropy} is ignored when the loss says it {@linkplain HostLoss#usesEntropy does not use} H.
+   * A host loss value and its cotangents {@code ∂L/∂logp}, {@code ∂L/∂H}, each (B, C) like the
+   * batch's {@linkplain ScoredBatch#scoredColumns scored columns}; {@code dEntropy} is ignored when
+   * the loss says it {@linkplain HostLoss#usesEntropy does not use} H.
    */
   public record Cotangents(double loss, Tensor.F32 dLogp, Tensor.F32 dEntropy) {}
 
@@ -78,36 +79,38 @@ public final class PolicyTrainer implements AutoCloseable {
    * gradients, summed on the device; then clip + AdamW. The host loss decides the normalisation
    * (for a mean over all tokens of the global batch, scale each micro-batch's cotangents by it).
    */
-  public StepResult step(List<TokenBatch> microBatches, float temperature, HostLoss loss) {
+  public StepResult step(
+      List<? extends ScoredBatch> microBatches, float temperature, HostLoss loss) {
     double total = 0;
     List<DeviceBuffer> acc = null;
     for (int i = 0; i < microBatches.size(); i++) {
-      TokenBatch batch = microBatches.get(i);
-      int t = batch.requireScorable().length();
-      TokenBatch padded = batch.padTo(model.bucket(t));
-      int b = padded.batch();
-      int tb = padded.length();
-      ModelConfig c = model.config();
+      ScoredBatch batch = microBatches.get(i);
+      ScoredBatch at = batch.atBucket(model.config());
       boolean entropy = loss.usesEntropy();
-      String key = "b" + b + "_t" + tb + (entropy ? "_H" : "");
+      String key = at.shapeKey() + (entropy ? "_H" : "");
       VjpPrograms split =
           splits.computeIfAbsent(
-              key, k -> TrainPrograms.logProbsVjp(c, b, tb, c.maxPositions(), entropy));
+              key,
+              k ->
+                  TrainPrograms.logProbsVjp(
+                      model.config(), at.logProbsProgram(model.config()), entropy));
       Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
       Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
-      Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
+      Map<String, DeviceBuffer> in = model.uploads(at, temperature);
       Map<String, DeviceBuffer> named = new HashMap<>(model.weightBuffers());
       named.putAll(in);
       named.putAll(model.ropeBuffers());
       List<DeviceBuffer> fwdArgs = Bindings.bind(split.forward(), named);
       List<DeviceBuffer> fwdOut = fwd.run(fwdArgs);
+      int c = batch.scoredColumns();
       TokenLogProbs stats =
           new TokenLogProbs(
-              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(0).toHost(), t - 1),
-              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(1).toHost(), t - 1));
+              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(0).toHost(), c),
+              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(1).toHost(), c));
       Cotangents cot = loss.apply(i, stats);
       total += cot.loss();
-      List<DeviceBuffer> dys = cotangents(split, cot, b, t, tb);
+      int padded = fwdOut.get(0).shape().dim(1);
+      List<DeviceBuffer> dys = cotangents(split, cot, batch.rows(), c, padded);
       List<DeviceBuffer> grads = bwd.run(split.backwardArguments(fwdArgs, fwdOut, dys));
       fwdOut.forEach(DeviceBuffer::close);
       dys.forEach(DeviceBuffer::close);
@@ -181,8 +184,10 @@ public final class PolicyTrainer implements AutoCloseable {
     this.applied = appliedSteps;
   }
 
-  private List<DeviceBuffer> cotangents(VjpPrograms split, Cotangents cot, int b, int t, int tb) {
-    Shape want = Shape.of(b, t - 1);
+  /** Cotangents (B, C) checked, then padded to the program's C' columns and uploaded. */
+  private List<DeviceBuffer> cotangents(
+      VjpPrograms split, Cotangents cot, int b, int c, int padded) {
+    Shape want = Shape.of(b, c);
     for (int idx : split.cotangentOutputs()) {
       Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
       if (dy == null || !dy.shape().equals(want)) {
@@ -198,7 +203,7 @@ public final class PolicyTrainer implements AutoCloseable {
     Device d = model.device();
     for (int idx : split.cotangentOutputs()) {
       Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
-      dys.add(d.upload(TokenLogProbs.padColumns(dy, tb - 1)));
+      dys.add(d.upload(TokenLogProbs.padColumns(dy, padded)));
     }
     return dys;
   }

@@ -2,14 +2,16 @@ package dev.javelin.backend.model;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Program;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Right-padded token sequences: ids (B, T) i32 and attention mask (B, T) f32, 1 on real tokens.
  * Each row's real tokens come first (prompt then response); positions are 0..T-1.
  */
-public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) {
+public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements ScoredBatch {
 
   public TokenBatch {
     if (ids.shape().rank() != 2 || !ids.shape().equals(mask.shape())) {
@@ -90,5 +92,43 @@ public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) {
       p[i] = i % t;
     }
     return new Tensor.I32(Shape.of(b, t), p);
+  }
+
+  @Override
+  public int rows() {
+    return batch();
+  }
+
+  @Override
+  public int scoredColumns() {
+    return length() - 1;
+  }
+
+  @Override
+  public TokenBatch atBucket(ModelConfig c) {
+    return requireScorable().padTo(PolicyModel.lengthBucket(c, length()));
+  }
+
+  @Override
+  public String shapeKey() {
+    return "b" + batch() + "_t" + length();
+  }
+
+  @Override
+  public Program logProbsProgram(ModelConfig c) {
+    return ModelPrograms.logProbs(c, batch(), length(), c.maxPositions());
+  }
+
+  @Override
+  public Map<String, Tensor> tokenInputs() {
+    return Map.of(
+        ModelPrograms.INPUT_IDS, ids,
+        ModelPrograms.POSITIONS, positions(),
+        ModelPrograms.ATTENTION_MASK, mask);
+  }
+
+  @Override
+  public int tokenRows(ModelConfig c) {
+    return batch() * PolicyModel.lengthBucket(c, length());
   }
 }

@@ -82,12 +82,16 @@ public final class TrainPrograms {
    * ones would otherwise dominate memory (2.1 GB → 0.7 GB for tiny at 64 x 128).
    */
   public static VjpPrograms logProbsVjp(ModelConfig c, int b, int t, int p, boolean withEntropy) {
+    return logProbsVjp(c, ModelPrograms.logProbs(c, b, t, p), withEntropy);
+  }
+
+  /** As above for any program whose outputs are [logp, entropy] ({@link ScoredBatch}). */
+  public static VjpPrograms logProbsVjp(ModelConfig c, Program logProbs, boolean withEntropy) {
     List<String> names = new ArrayList<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       names.add(s.name());
     }
     Set<Integer> differentiated = withEntropy ? Set.of(0, 1) : Set.of(0);
-    return Autodiff.vjp(
-        ModelPrograms.logProbs(c, b, t, p), names, differentiated, Remat.ELEMENTWISE);
+    return Autodiff.vjp(logProbs, names, differentiated, Remat.ELEMENTWISE);
   }
 }

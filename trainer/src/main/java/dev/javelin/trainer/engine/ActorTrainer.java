@@ -8,7 +8,7 @@ import dev.javelin.backend.model.PolicyTrainer;
 import dev.javelin.backend.model.PolicyTrainer.Cotangents;
 import dev.javelin.backend.model.PolicyTrainer.HostLoss;
 import dev.javelin.backend.model.PolicyTrainer.StepResult;
-import dev.javelin.backend.model.TokenBatch;
+import dev.javelin.backend.model.ScoredBatch;
 import dev.javelin.backend.model.TokenLogProbs;
 import dev.javelin.grpo.ActorLoss;
 import dev.javelin.grpo.LossResult;
@@ -106,7 +106,7 @@ public final class ActorTrainer implements Trainer {
     int micro = config.microBatchSize();
     int width = mb.width();
     List<PackedBatch> packs = new ArrayList<>();
-    List<TokenBatch> tokens = new ArrayList<>();
+    List<ScoredBatch> tokens = new ArrayList<>();
     for (int from = 0; from < samples.size(); from += micro) {
       PackedBatch p =
           pack(
@@ -161,7 +161,7 @@ public final class ActorTrainer implements Trainer {
     }
     double scale = 1.0 / n; // token-mean over the whole step's responses
     List<PackedBatch> packs = new ArrayList<>();
-    List<TokenBatch> tokens = new ArrayList<>();
+    List<ScoredBatch> tokens = new ArrayList<>();
     int micro = config.microBatchSize();
     for (int from = 0; from < examples.size(); from += micro) {
       List<SftExample> part = examples.subList(from, Math.min(examples.size(), from + micro));
@@ -271,7 +271,7 @@ public final class ActorTrainer implements Trainer {
     return reference;
   }
 
-  private static <T> PackedBatch pack(
+  private <T> PackedBatch pack(
       List<T> items, Function<T, int[]> prompt, Function<T, int[]> response) {
     List<int[]> prompts = new ArrayList<>(items.size());
     List<int[]> responses = new ArrayList<>(items.size());
@@ -279,7 +279,7 @@ public final class ActorTrainer implements Trainer {
       prompts.add(prompt.apply(t));
       responses.add(response.apply(t));
     }
-    return PackedBatch.of(prompts, responses);
+    return PackedBatch.of(prompts, responses, policy.config());
   }
 
   @Override

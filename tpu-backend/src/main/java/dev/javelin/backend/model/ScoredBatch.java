@@ -1,0 +1,55 @@
+package dev.javelin.backend.model;
+
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Program;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Token sequences the policy scores with per-token log-probs and entropies (B, C): the dense {@link
+ * TokenBatch} (C = T - 1, every next token) or the prompt-sharing {@link PrefixBatch} (C = R, the
+ * response tokens only, each prompt run once for all its responses).
+ */
+public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
+
+  /** Rows B of the outputs. */
+  int rows();
+
+  /** Scored columns C of the outputs (before any bucket padding). */
+  int scoredColumns();
+
+  /** This batch padded to the static shape its program is compiled for. */
+  ScoredBatch atBucket(ModelConfig c);
+
+  /** Identifies the program shape, for the compiled-program cache ("b64_t16", ...). */
+  String shapeKey();
+
+  /** The log-prob program: outputs [logp (B, C'), entropy (B, C')] at this batch's shape. */
+  Program logProbsProgram(ModelConfig c);
+
+  /** The per-call token inputs by program parameter name (not the weights or temperature). */
+  Map<String, Tensor> tokenInputs();
+
+  /** Token rows its program runs over at the bucketed shape: what a forward pass costs. */
+  int tokenRows(ModelConfig c);
+
+  /**
+   * Prompt + response pairs in whichever layout runs fewer token rows: the {@link PrefixBatch} when
+   * responses share prompts (GRPO's n samples), the dense {@link TokenBatch} when they do not
+   * (SFT), where splitting each row in two would only add padding.
+   */
+  static ScoredBatch pack(List<int[]> prompts, List<int[]> responses, ModelConfig c) {
+    PrefixBatch shared = PrefixBatch.of(prompts, responses);
+    List<int[]> rows = new ArrayList<>(prompts.size());
+    for (int i = 0; i < prompts.size(); i++) {
+      int[] p = prompts.get(i);
+      int[] r = responses.get(i);
+      int[] row = java.util.Arrays.copyOf(p, p.length + r.length);
+      System.arraycopy(r, 0, row, p.length, r.length);
+      rows.add(row);
+    }
+    TokenBatch dense = TokenBatch.rightPadded(rows, 2);
+    return shared.tokenRows(c) < dense.tokenRows(c) ? shared : dense;
+  }
+}
