@@ -43,6 +43,24 @@ class PrefixBatchTest {
       return new Pairs(prompts, responses);
     }
 
+    /**
+     * 17 distinct prompts (1–18 tokens) with 2 responses each (0–18 tokens): G, P and R all land
+     * past 16, so the program runs padded prompt rows, prompt columns and response columns.
+     */
+    static Pairs padded(int vocab, long seed) {
+      Random rnd = new Random(seed);
+      List<int[]> prompts = new ArrayList<>();
+      List<int[]> responses = new ArrayList<>();
+      for (int g = 0; g < 17; g++) {
+        int[] p = ids(rnd, vocab, 1 + (g * 5) % 18);
+        for (int k = 0; k < 2; k++) {
+          prompts.add(p);
+          responses.add(ids(rnd, vocab, (g + 9 * k) % 19));
+        }
+      }
+      return new Pairs(prompts, responses);
+    }
+
     TokenBatch dense() {
       List<int[]> rows = new ArrayList<>();
       for (int i = 0; i < prompts.size(); i++) {
@@ -94,6 +112,23 @@ class PrefixBatchTest {
         PolicyModel model = PolicyModel.of(cpu, fx.checkpoint())) {
       TokenLogProbs a = model.logProbs(shared, 0.7f);
       TokenLogProbs d = model.logProbs(pairs.dense(), 0.7f);
+      float[] mask = pairs.mask(r);
+      assertMaskedClose("logp", pairs.responseColumns(d.logp(), r), a.logp(), mask);
+      assertMaskedClose("entropy", pairs.responseColumns(d.entropy(), r), a.entropy(), mask);
+    }
+  }
+
+  @Test
+  void paddedGroupsPromptsAndResponsesChangeNothing() {
+    HfFixture fx = HfFixture.load("qwen2-tiny");
+    Pairs pairs = Pairs.padded(fx.config().vocabSize(), 5);
+    PrefixBatch shared = PrefixBatch.of(pairs.prompts(), pairs.responses());
+    assertEquals("g24_p24_b34_r24", shared.atBucket(fx.config()).shapeKey());
+    int r = shared.scoredColumns();
+    try (Device cpu = Devices.open("cpu");
+        PolicyModel model = PolicyModel.of(cpu, fx.checkpoint())) {
+      TokenLogProbs a = model.logProbs(shared, 1f);
+      TokenLogProbs d = model.logProbs(pairs.dense(), 1f);
       float[] mask = pairs.mask(r);
       assertMaskedClose("logp", pairs.responseColumns(d.logp(), r), a.logp(), mask);
       assertMaskedClose("entropy", pairs.responseColumns(d.entropy(), r), a.entropy(), mask);

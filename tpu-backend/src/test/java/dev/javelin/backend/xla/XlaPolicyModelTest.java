@@ -10,6 +10,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.model.PolicyModel;
 import dev.javelin.backend.model.PolicyTrainer;
+import dev.javelin.backend.model.PrefixBatch;
 import dev.javelin.backend.model.TokenBatch;
 import dev.javelin.backend.model.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -60,6 +61,26 @@ class XlaPolicyModelTest {
       for (int i = 0; i < x.size(); i++) {
         assertArrayEquals(x.get(i), y.get(i), "greedy continuation of prompt " + i);
       }
+    }
+  }
+
+  @Test
+  void promptSharingLogProbsMatchCpu() {
+    int[] p1 = {3, 17, 42};
+    int[] p2 = {8, 1, 30, 4, 5};
+    PrefixBatch shared =
+        PrefixBatch.of(
+            List.of(p1, p2, p1, p2, p1),
+            List.of(
+                new int[] {9, 11, 2}, new int[] {6}, new int[] {7, 7}, new int[0], new int[] {1}));
+    try (Device cpu = Devices.open("cpu");
+        Device xla = Devices.open("xla:cpu");
+        PolicyModel onCpu = PolicyModel.load(cpu, checkpoint);
+        PolicyModel onXla = PolicyModel.load(xla, checkpoint)) {
+      TokenLogProbs a = onCpu.logProbs(shared, 0.7f);
+      TokenLogProbs b = onXla.logProbs(shared, 0.7f);
+      RelError.assertClose("logp", a.logp(), b.logp(), TOL);
+      RelError.assertClose("entropy", a.entropy(), b.entropy(), TOL);
     }
   }
 
