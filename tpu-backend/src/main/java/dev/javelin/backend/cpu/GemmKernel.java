@@ -57,10 +57,14 @@ final class GemmKernel implements Kernel {
       java.util.Arrays.fill((float[]) frame.values[out], 0, size, 0f);
       return;
     }
+    float[] c = (float[]) frame.values[out];
+    if (2L * m * n * k <= SmallGemm.MAX_FLOPS) {
+      runSmall(frame, c);
+      return;
+    }
     FloatPointer pa = stage(frame, a, 0, packA);
     FloatPointer pb = stage(frame, b, 1, packB);
     FloatPointer pc = staging.get(2, size);
-    float[] c = (float[]) frame.values[out];
     boolean splitRows = m >= n;
     int side = splitRows ? m : n;
     long itemFlops = 2L * m * n * k;
@@ -117,6 +121,31 @@ final class GemmKernel implements Kernel {
     if (rows) {
       vc.get(c, (int) vc.position(), mm * n);
     }
+  }
+
+  /** Every item by {@link SmallGemm}, straight from the heap arrays (packed first if strided). */
+  private void runSmall(Frame frame, float[] c) {
+    float[] x = heapOperand(frame, a, (float[]) packA);
+    float[] y = heapOperand(frame, b, (float[]) packB);
+    long itemFlops = 2L * m * n * k;
+    int grain = (int) Math.max(1, MIN_CHUNK_FLOPS / Math.max(1, itemFlops));
+    parallel.forRange(
+        a.batch,
+        grain,
+        (w, from, to) -> {
+          for (int item = from; item < to; item++) {
+            SmallGemm.multiply(x, a, y, b, c, item, m, n);
+          }
+        });
+  }
+
+  private static float[] heapOperand(Frame frame, GemmOperand op, float[] pack) {
+    float[] src = (float[]) frame.values[op.value];
+    if (!op.packed) {
+      return src;
+    }
+    op.view.merged().read(DType.F32, src, 0, op.stagedSize(), pack, 0);
+    return pack;
   }
 
   /** The operand in native memory: its buffer's mirror, or a staged copy. */

@@ -270,6 +270,27 @@ class CpuOpsTest {
   }
 
   @Test
+  void productsJustBelowAndAboveTheSmallGemmLimitMatch() {
+    // 2·16·32·32 = SmallGemm.MAX_FLOPS (Java loops); k = 33 goes to OpenBLAS; both layouts of B
+    GraphBuilder g = new GraphBuilder("small_vs_blas");
+    Node a = g.parameter("a", DType.F32, Shape.of(4, 16, 32));
+    Node b = g.parameter("b", DType.F32, Shape.of(4, 32, 32));
+    Node a2 = g.parameter("a2", DType.F32, Shape.of(4, 16, 33));
+    Node b2 = g.parameter("b2", DType.F32, Shape.of(4, 32, 33));
+    int[] batch = {0};
+    matches(
+        g.build(
+            g.dotGeneral(a, b, batch, batch, new int[] {2}, new int[] {1}),
+            g.dotGeneral(a, b, batch, batch, new int[] {2}, new int[] {2}),
+            g.dotGeneral(b, a, batch, batch, new int[] {1}, new int[] {2}),
+            g.dotGeneral(a2, b2, batch, batch, new int[] {2}, new int[] {2})),
+        f32(-1, 1, 4, 16, 32),
+        f32(-1, 1, 4, 32, 32),
+        f32(-1, 1, 4, 16, 33),
+        f32(-1, 1, 4, 32, 33));
+  }
+
+  @Test
   void largeProductSplitsAcrossWorkers() {
     GraphBuilder g = new GraphBuilder("big_dot");
     Node a = g.parameter("a", DType.F32, Shape.of(300, 256));
