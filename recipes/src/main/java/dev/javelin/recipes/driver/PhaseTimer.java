@@ -26,6 +26,12 @@ final class PhaseTimer {
         });
   }
 
+  /** Moves {@code seconds} of an already timed {@code outer} phase to its own {@code inner} one. */
+  void split(String outer, String inner, double moved) {
+    seconds.merge("timing_s/" + outer, -moved, Double::sum);
+    seconds.merge("timing_s/" + inner, moved, Double::sum);
+  }
+
   Map<String, Double> metrics() {
     return seconds;
   }

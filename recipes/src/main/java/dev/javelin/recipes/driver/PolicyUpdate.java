@@ -7,6 +7,8 @@ import dev.javelin.sampler.GenerationResult;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
+import dev.javelin.trainer.TrainerConfig;
+import dev.javelin.trainer.engine.ActorTrainer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,9 +16,10 @@ import java.util.Map;
 
 /**
  * The trainer's half of a GRPO step, in VeRL's order: rewards → advantages → old log-probs
- * (recomputed by the trainer) → reference log-probs (KL loss) → PPO update. The rollouts' own
- * log-probs travel with each sample, so the loss can apply the recipe's rollout correction (TIS)
- * when the batch came from an older policy version.
+ * (recomputed by the trainer; inside the update when {@link TrainerConfig#oldLogProbsInUpdate} lets
+ * the first mini-batch take its own) → reference log-probs (KL loss) → PPO update. The rollouts'
+ * own log-probs travel with each sample, so the loss can apply the recipe's rollout correction
+ * (TIS) when the batch came from an older policy version.
  */
 final class PolicyUpdate {
   private final RecipeConfig recipe;
@@ -59,7 +62,8 @@ final class PolicyUpdate {
     Advantages.Result adv =
         timer.time("adv", () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm()));
     List<TrainSample> samples = adv.samples();
-    if (!recipe.trainerConfig(1).bypassesOldLogProbs()) {
+    TrainerConfig tc = recipe.trainerConfig(1);
+    if (!tc.bypassesOldLogProbs() && !tc.oldLogProbsInUpdate()) {
       samples = timer.time("old_log_prob", () -> withLogProbs(adv.samples(), PolicyRole.ACTOR));
     }
     if (recipe.actor().loss().useKlLoss()) {
@@ -69,6 +73,10 @@ final class PolicyUpdate {
     List<TrainSample> ready = samples;
     Map<String, Double> m =
         new LinkedHashMap<>(timer.time("update_actor", () -> trainer.update(ready)));
+    Double old = m.remove(ActorTrainer.OLD_LOG_PROB_SECONDS); // π_old taken inside the update
+    if (old != null) {
+      timer.split("update_actor", "old_log_prob", old);
+    }
     return new Result(m, scores, adv, scored.metrics());
   }
 

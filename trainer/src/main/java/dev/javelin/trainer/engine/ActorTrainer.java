@@ -90,14 +90,51 @@ public final class ActorTrainer implements Trainer {
     MetricSums sums = new MetricSums();
     long startStep = optimizer.stepCount();
     int mini = config.miniBatchSize();
+    long start = System.nanoTime();
+    List<TrainSample> first = EpochOrder.of(samples, config.shuffle(), config.seed(), startStep, 0);
+    boolean oldHere = samples.get(0).oldLogProbs() == null && config.oldLogProbsInUpdate();
+    if (oldHere) {
+      first = withOldAfterFirstMiniBatch(first);
+    }
+    double oldSeconds = (System.nanoTime() - start) / 1e9;
     for (int epoch = 0; epoch < config.ppoEpochs(); epoch++) {
       List<TrainSample> order =
-          EpochOrder.of(samples, config.shuffle(), config.seed(), startStep, epoch);
+          epoch == 0
+              ? first
+              : EpochOrder.of(samples, config.shuffle(), config.seed(), startStep, epoch);
       for (int from = 0; from < order.size(); from += mini) {
         updateMiniBatch(order.subList(from, from + mini), sums);
       }
     }
-    return sums.means();
+    Map<String, Double> out = sums.means();
+    if (oldHere) {
+      out.put(OLD_LOG_PROB_SECONDS, oldSeconds);
+    }
+    return out;
+  }
+
+  /**
+   * Metric: seconds {@link #update} spent on π_old for the mini-batches after the first (see {@link
+   * TrainerConfig#oldLogProbsInUpdate}); the driver reports it as its old_log_prob phase.
+   */
+  public static final String OLD_LOG_PROB_SECONDS = "timing_s/old_log_prob";
+
+  /**
+   * The epoch's order with old log-probs on every sample after the first mini-batch, computed at
+   * the current θ before any step; the first mini-batch keeps none and takes its own.
+   */
+  private List<TrainSample> withOldAfterFirstMiniBatch(List<TrainSample> order) {
+    int mini = config.miniBatchSize();
+    if (order.size() == mini) {
+      return order;
+    }
+    List<TrainSample> rest = order.subList(mini, order.size());
+    float[][] old = logProbs(rest, PolicyRole.ACTOR);
+    List<TrainSample> out = new ArrayList<>(order.subList(0, mini));
+    for (int i = 0; i < rest.size(); i++) {
+      out.add(rest.get(i).withOldLogProbs(old[i]));
+    }
+    return out;
   }
 
   /** One optimizer step: micro-batch log-probs → ActorLoss → cotangents → accumulated grads. */
@@ -237,7 +274,10 @@ public final class ActorTrainer implements Trainer {
               + " × rollout.n = "
               + config.miniBatchSize());
     }
-    boolean needOld = !config.bypassesOldLogProbs() && !isOnPolicy(samples.size());
+    boolean needOld =
+        !config.bypassesOldLogProbs()
+            && !isOnPolicy(samples.size())
+            && !config.oldLogProbsInUpdate();
     boolean withOld = samples.get(0).oldLogProbs() != null;
     boolean kl = config.loss().useKlLoss();
     for (TrainSample s : samples) {
@@ -245,8 +285,8 @@ public final class ActorTrainer implements Trainer {
         throw new IllegalArgumentException(
             "sample '"
                 + s.promptUid()
-                + "' has no oldLogProbs: call logProbs(ACTOR) first (only an on-policy update,"
-                + " one mini-batch and one epoch, may leave them out of every sample)");
+                + "' has no oldLogProbs: call logProbs(ACTOR) first (they may be left out of every"
+                + " sample only with one epoch and no rollout correction)");
       }
       if (kl && s.refLogProbs() == null) {
         throw new IllegalArgumentException(

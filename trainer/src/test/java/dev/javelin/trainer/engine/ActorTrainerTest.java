@@ -2,6 +2,7 @@ package dev.javelin.trainer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,6 +142,28 @@ class ActorTrainerTest {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> t.update(batch));
       assertTrue(e.getMessage().contains("oldLogProbs"), e.getMessage());
+    }
+  }
+
+  @Test
+  void withSeveralMiniBatchesTheFirstTakesItsOwnOldLogProbsAndTheRestArePassedFirst() {
+    List<TrainSample> batch = Fixtures.batch(93, 2, 4); // 8 samples, mini-batches of 4
+    AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
+    TrainerConfig base = Fixtures.config(8, 4);
+    TrainerConfig c =
+        new TrainerConfig(
+            1, 4, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+    assertTrue(c.oldLogProbsInUpdate());
+    try (ActorTrainer recomputed = new ActorTrainer(device, INITIAL, c);
+        ActorTrainer inUpdate = new ActorTrainer(device, INITIAL, c)) {
+      assertFalse(inUpdate.isOnPolicy(batch.size()));
+      Map<String, Double> a = grpoStep(recomputed, batch);
+      Map<String, Double> b = inUpdate.update(batch);
+      assertEquals(a.get("actor/pg_loss"), b.get("actor/pg_loss"), 1e-6);
+      assertEquals(a.get("actor/ppo_kl"), b.get("actor/ppo_kl"), 1e-6);
+      assertTrue(b.get(ActorTrainer.OLD_LOG_PROB_SECONDS) > 0, b.toString());
+      assertFalse(a.containsKey(ActorTrainer.OLD_LOG_PROB_SECONDS), a.toString());
+      assertWeightsClose(recomputed.policyCheckpoint(), inUpdate.policyCheckpoint(), 1e-6);
     }
   }
 
