@@ -52,13 +52,18 @@ ray_jar() {
 dashboard_up() { curl -fsS -m 2 "http://127.0.0.1:$dash/api/version" >/dev/null 2>&1; }
 
 # PIDs of this head's processes (gcs, raylet, dashboard, agents, log monitor, workers): every one
-# names the head's temp dir on its command line. Recorded pids are re-checked the same way, so a
-# pid the kernel reused for another process is never touched.
+# names the head's temp dir on its command line, except the Ray client server, which is told apart
+# by this venv's python and its port (RAY_PORT+1000); without it, every stop left one orphan behind.
+# Recorded pids are re-checked the same way, so a pid the kernel reused is never touched.
 head_pids() {
-  local p
-  { [ -f "$pids" ] && cat "$pids"; pgrep -f -- "$tmp/" || true; } | sort -un | while read -r p; do
-    if [ -n "$p" ] && [ "$p" != "$$" ] \
-      && { tr '\0' ' ' < "/proc/$p/cmdline"; } 2>/dev/null | grep -qF -- "$tmp/"; then
+  local p client="$venv/bin/python -m ray.util.client.server "
+  { [ -f "$pids" ] && cat "$pids"; pgrep -f -- "$tmp/" || true; pgrep -f -- "$client" || true; } \
+    | sort -un | while read -r p; do
+    [ -n "$p" ] && [ "$p" != "$$" ] || continue
+    local cmd
+    cmd="$({ tr '\0' ' ' < "/proc/$p/cmdline"; } 2>/dev/null || true)"
+    if [[ "$cmd" == *"$tmp/"* ]] \
+      || [[ "$cmd" == "$client"* && "$cmd" == *" --port=$((port + 1000)) "* ]]; then
       echo "$p"
     fi
   done
