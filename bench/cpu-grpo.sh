@@ -30,9 +30,9 @@ java "${opens[@]}" -Xmx8g ${JAVA_OPTS:-} -Djava.util.logging.SimpleFormatter.for
   trainer.total_training_steps="$steps" trainer.test_freq=100000 trainer.save_freq=100000 ${BENCH_OVERRIDES:-} \
   > "$out/log.txt" 2>&1 || { tail -30 "$out/log.txt"; exit 1; }
 metrics="$(find "$out" -name metrics.jsonl | head -1)"
-echo "java ($metrics), medians over steps 5..$steps:"
+echo "java ($metrics), medians over steps $((${BENCH_WARMUP:-4} + 1))..$steps:"
 for k in gen reward adv old_log_prob update_actor update_weights step; do
-  jq -r "select(.step > 4) | .\"timing_s/$k\" // empty" "$metrics" | sort -g |
+  jq -r "select(.step > ${BENCH_WARMUP:-4}) | .\"timing_s/$k\" // empty" "$metrics" | sort -g |
     awk -v k="$k" '{a[NR]=$1} END {if (NR) printf "  %-15s %7.1f ms (min %.1f, n=%d)\n", k, 1000*a[int((NR+1)/2)], 1000*a[1], NR}'
 done
 if [[ -n "$init" ]]; then
