@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * weights exactly: {@code g = r / (1 - |r|)} with {@code r = -Δw / η}.
  */
 class PolicyTrainerTest {
-  private static final AdamWConfig INVERTIBLE =
+  static final AdamWConfig INVERTIBLE =
       new AdamWConfig(0.9, 0.999, 1.0, 0.0, Double.POSITIVE_INFINITY);
-  private static final double LR = 0.1;
+  static final double LR = 0.1;
 
   @Test
   void hostLossWithMicroBatchAccumulationRecoversTransformersGradients() {
@@ -162,18 +162,24 @@ class PolicyTrainerTest {
 
   private static void assertGradientsRecovered(HfFixture fx, ModelCheckpoint after) {
     for (WeightSpec s : WeightSpec.layout(fx.config())) {
-      float[] w0 = fx.checkpoint().weights().get(s.name()).data();
-      float[] w1 = after.weights().get(s.name()).data();
-      float[] g = new float[w0.length];
-      for (int i = 0; i < g.length; i++) {
-        // r = g / (|g| + 1), computed in double from the f32 weights
-        double rr = -((double) w1[i] - w0[i]) / LR;
-        g[i] = (float) (rr / (1 - Math.abs(rr)));
-      }
       // f32 weights carry ~6e-8·|w| of rounding, i.e. ~1e-6·|w|/η of gradient noise
       RelError.assertClose(
-          s.name(), fx.get("grad." + s.name()), new Tensor.F32(s.shape(), g), 2e-3);
+          s.name(), fx.get("grad." + s.name()), recoveredGradient(fx, after, s), 2e-3);
     }
+  }
+
+  /**
+   * g = r / (1 - |r|) with r = -Δw / η (in double from the f32 weights): a first INVERTIBLE step.
+   */
+  static Tensor.F32 recoveredGradient(HfFixture fx, ModelCheckpoint after, WeightSpec s) {
+    float[] w0 = fx.checkpoint().weights().get(s.name()).data();
+    float[] w1 = after.weights().get(s.name()).data();
+    float[] g = new float[w0.length];
+    for (int i = 0; i < g.length; i++) {
+      double rr = -((double) w1[i] - w0[i]) / LR;
+      g[i] = (float) (rr / (1 - Math.abs(rr)));
+    }
+    return new Tensor.F32(s.shape(), g);
   }
 
   private static TokenBatch rows(HfFixture fx, int from, int to) {

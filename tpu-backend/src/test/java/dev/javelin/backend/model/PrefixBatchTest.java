@@ -7,7 +7,6 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.testing.RelError;
 import java.util.ArrayList;
@@ -22,12 +21,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * HfParityTest}): the same log-probs, entropies and gradients, from prompts run once per group.
  */
 class PrefixBatchTest {
-  /** AdamW's first step with ε = 1 reads back as the gradient (see {@link PolicyTrainerTest}). */
-  private static final AdamWConfig INVERTIBLE =
-      new AdamWConfig(0.9, 0.999, 1.0, 0.0, Double.POSITIVE_INFINITY);
-
-  private static final double LR = 0.1;
-
   /** 3 prompts of 2, 5 and 7 tokens, 4 responses each (0–6 tokens), in a shuffled order. */
   private record Pairs(List<int[]> prompts, List<int[]> responses) {
     static Pairs random(int vocab, long seed) {
@@ -107,11 +100,15 @@ class PrefixBatchTest {
     Pairs pairs = Pairs.random(fx.config().vocabSize(), 7);
     PrefixBatch shared = PrefixBatch.of(pairs.prompts(), pairs.responses());
     assertEquals(3, shared.groups());
+    assertSameAsDense(fx, pairs, shared, 0.7f);
+  }
+
+  private static void assertSameAsDense(HfFixture fx, Pairs pairs, PrefixBatch shared, float temp) {
     int r = shared.scoredColumns();
     try (Device cpu = Devices.open("cpu");
         PolicyModel model = PolicyModel.of(cpu, fx.checkpoint())) {
-      TokenLogProbs a = model.logProbs(shared, 0.7f);
-      TokenLogProbs d = model.logProbs(pairs.dense(), 0.7f);
+      TokenLogProbs a = model.logProbs(shared, temp);
+      TokenLogProbs d = model.logProbs(pairs.dense(), temp);
       float[] mask = pairs.mask(r);
       assertMaskedClose("logp", pairs.responseColumns(d.logp(), r), a.logp(), mask);
       assertMaskedClose("entropy", pairs.responseColumns(d.entropy(), r), a.entropy(), mask);
@@ -124,15 +121,7 @@ class PrefixBatchTest {
     Pairs pairs = Pairs.padded(fx.config().vocabSize(), 5);
     PrefixBatch shared = PrefixBatch.of(pairs.prompts(), pairs.responses());
     assertEquals("g24_p24_b34_r24", shared.atBucket(fx.config()).shapeKey());
-    int r = shared.scoredColumns();
-    try (Device cpu = Devices.open("cpu");
-        PolicyModel model = PolicyModel.of(cpu, fx.checkpoint())) {
-      TokenLogProbs a = model.logProbs(shared, 1f);
-      TokenLogProbs d = model.logProbs(pairs.dense(), 1f);
-      float[] mask = pairs.mask(r);
-      assertMaskedClose("logp", pairs.responseColumns(d.logp(), r), a.logp(), mask);
-      assertMaskedClose("entropy", pairs.responseColumns(d.entropy(), r), a.entropy(), mask);
-    }
+    assertSameAsDense(fx, pairs, shared, 1f);
   }
 
   @ParameterizedTest
@@ -166,7 +155,11 @@ class PrefixBatchTest {
                 new PolicyTrainer.Cotangents(
                     0, pairs.denseColumns(dLogp, t1), pairs.denseColumns(dEnt, t1)));
     for (WeightSpec s : WeightSpec.layout(fx.config())) {
-      RelError.assertClose(s.name(), gradient(fx, viaDense, s), gradient(fx, viaShared, s), 2e-3);
+      RelError.assertClose(
+          s.name(),
+          PolicyTrainerTest.recoveredGradient(fx, viaDense, s),
+          PolicyTrainerTest.recoveredGradient(fx, viaShared, s),
+          2e-3);
     }
   }
 
@@ -192,22 +185,14 @@ class PrefixBatchTest {
       HfFixture fx, ScoredBatch batch, PolicyTrainer.HostLoss loss) {
     try (Device cpu = Devices.open("cpu");
         PolicyModel model = PolicyModel.of(cpu, fx.checkpoint());
-        PolicyTrainer t = new PolicyTrainer(model, INVERTIBLE, new LrSchedule.Constant(LR))) {
+        PolicyTrainer t =
+            new PolicyTrainer(
+                model,
+                PolicyTrainerTest.INVERTIBLE,
+                new LrSchedule.Constant(PolicyTrainerTest.LR))) {
       t.step(List.of(batch), 0.7f, loss);
       return model.checkpoint();
     }
-  }
-
-  /** g = r / (1 - |r|) with r = -Δw / η: the first AdamW step with ε = 1 inverted. */
-  private static Tensor.F32 gradient(HfFixture fx, ModelCheckpoint after, WeightSpec s) {
-    float[] w0 = fx.checkpoint().weights().get(s.name()).data();
-    float[] w1 = after.weights().get(s.name()).data();
-    float[] g = new float[w0.length];
-    for (int i = 0; i < g.length; i++) {
-      double rr = -((double) w1[i] - w0[i]) / LR;
-      g[i] = (float) (rr / (1 - Math.abs(rr)));
-    }
-    return new Tensor.F32(s.shape(), g);
   }
 
   private static void assertMaskedClose(
