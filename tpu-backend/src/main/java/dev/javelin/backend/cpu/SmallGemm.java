@@ -1,5 +1,7 @@
 package dev.javelin.backend.cpu;
 
+import java.util.Arrays;
+
 /**
  * Products too small to pay for a BLAS call, as plain loops over the heap arrays. Attention makes
  * thousands of them per step (one per (row, kv head): 1×32 · 32×16 in a decode step, 5×32 · 32×17
@@ -40,7 +42,7 @@ final class SmallGemm {
     } else { // op(B) row p is contiguous: c[i, :] += a[i, p] · b[p, :]
       for (int i = 0; i < m; i++) {
         int ci = cBase + i * n;
-        java.util.Arrays.fill(c, ci, ci + n, 0f);
+        Arrays.fill(c, ci, ci + n, 0f);
         for (int p = 0; p < k; p++) {
           float av = x[a0 + i * aRow + p * aCol];
           int bp = b0 + p * b.ld;

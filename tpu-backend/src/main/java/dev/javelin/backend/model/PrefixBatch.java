@@ -3,6 +3,7 @@ package dev.javelin.backend.model;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,14 +142,14 @@ public final class PrefixBatch implements ScoredBatch {
     for (int k = 0; k < prompts.size(); k++) {
       int[] prompt = prompts.get(k);
       System.arraycopy(prompt, 0, prefixIds, k * p, prompt.length);
-      java.util.Arrays.fill(prefixMask, k * p, k * p + prompt.length, 1f);
+      Arrays.fill(prefixMask, k * p, k * p + prompt.length, 1f);
     }
     int[] responseIds = new int[b * r]; // (B, R)
     float[] responseMask = new float[b * r];
     for (int k = 0; k < b; k++) {
       int[] resp = responses.get(k);
       System.arraycopy(resp, 0, responseIds, k * r, resp.length);
-      java.util.Arrays.fill(responseMask, k * r, k * r + resp.length, 1f);
+      Arrays.fill(responseMask, k * r, k * r + resp.length, 1f);
     }
     Map<String, Tensor> in = new HashMap<>();
     in.put(PrefixPrograms.PREFIX_IDS, new Tensor.I32(Shape.of(g, p), prefixIds));

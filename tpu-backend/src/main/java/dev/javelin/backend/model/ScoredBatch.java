@@ -3,6 +3,7 @@ package dev.javelin.backend.model;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +46,7 @@ public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
     for (int i = 0; i < prompts.size(); i++) {
       int[] p = prompts.get(i);
       int[] r = responses.get(i);
-      int[] row = java.util.Arrays.copyOf(p, p.length + r.length);
+      int[] row = Arrays.copyOf(p, p.length + r.length);
       System.arraycopy(r, 0, row, p.length, r.length);
       rows.add(row);
     }
