@@ -1,7 +1,8 @@
 package dev.javelin.backend.cpu;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +21,15 @@ final class Parallel implements AutoCloseable {
    */
   private static final int CHUNKS_PER_THREAD = 4;
 
+  /**
+   * How long a caller whose chunks are done spins for the workers' last chunks before parking: a
+   * kernel's chunks finish within microseconds of each other, and a park costs 50+ µs to wake from,
+   * which thousands of small kernels per step (attention, decode) pay in full.
+   */
+  private static final long SPIN_NANOS = Long.getLong("javelin.cpu.spin_nanos", 100_000L);
+
+  private static final long PARK_NANOS = 20_000L;
+
   /** Work on items {@code [from, to)} by worker {@code worker} (0 = the caller). */
   @FunctionalInterface
   interface Body {
@@ -37,8 +47,12 @@ final class Parallel implements AutoCloseable {
     this.pool =
         threads == 1
             ? null
-            : Executors.newFixedThreadPool(
+            : new ThreadPoolExecutor(
                 threads - 1,
+                threads - 1,
+                0L,
+                TimeUnit.MILLISECONDS,
+                new SpinningQueue(),
                 r -> {
                   Thread t = new Thread(r, "javelin-cpu-worker");
                   t.setDaemon(true);
@@ -102,11 +116,12 @@ final class Parallel implements AutoCloseable {
 
     /** Waits for chunks still running on workers; spins briefly, then parks. */
     void awaitAll() {
-      for (int spins = 0; done.get() < chunks; spins++) {
-        if (spins < 200) {
+      long spinUntil = System.nanoTime() + SPIN_NANOS;
+      while (done.get() < chunks) {
+        if (System.nanoTime() < spinUntil) {
           Thread.onSpinWait();
         } else {
-          LockSupport.parkNanos(50_000);
+          LockSupport.parkNanos(PARK_NANOS);
         }
       }
       Throwable t = failure.get();
@@ -116,6 +131,27 @@ final class Parallel implements AutoCloseable {
       if (t instanceof Error err) {
         throw err;
       }
+    }
+  }
+
+  /**
+   * The workers' task queue: an idle worker polls it for {@link #SPIN_NANOS} before blocking, so
+   * the next kernel's chunks (usually microseconds away) find it awake instead of paying a wake-up.
+   */
+  private static final class SpinningQueue extends LinkedBlockingQueue<Runnable> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Runnable take() throws InterruptedException {
+      long until = System.nanoTime() + SPIN_NANOS;
+      do {
+        Runnable r = poll();
+        if (r != null) {
+          return r;
+        }
+        Thread.onSpinWait();
+      } while (System.nanoTime() < until);
+      return super.take();
     }
   }
 
