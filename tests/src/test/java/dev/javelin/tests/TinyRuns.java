@@ -13,27 +13,43 @@ import java.util.regex.Pattern;
 /**
  * Overrides that shrink the bundled arith-grpo recipe to a seconds-long run, and metric reading.
  */
-final class TinyRuns {
+public final class TinyRuns {
   private TinyRuns() {}
 
   static List<String> tiny(Path dir, int steps, String... extra) {
+    return shape(dir, steps, 32, 1, 3, 16, extra);
+  }
+
+  /**
+   * Overrides for a short arith-grpo run: a random-init model of {@code hidden} width and {@code
+   * layers} layers over {@code maxPositions} positions, 1-digit sums, responses of up to {@code
+   * maxResponse} tokens, the dense {@link LeadingDigitReward}, then {@code extra}.
+   */
+  public static List<String> shape(
+      Path dir,
+      int steps,
+      int hidden,
+      int layers,
+      int maxResponse,
+      int maxPositions,
+      String... extra) {
     List<String> o =
         new ArrayList<>(
             List.of(
                 "actor_rollout_ref.model.path=",
                 "actor_rollout_ref.model.warmup_recipe=",
-                "actor_rollout_ref.model.init.hidden=32",
-                "actor_rollout_ref.model.init.intermediate=64",
-                "actor_rollout_ref.model.init.layers=1",
+                "actor_rollout_ref.model.init.hidden=" + hidden,
+                "actor_rollout_ref.model.init.intermediate=" + 2 * hidden,
+                "actor_rollout_ref.model.init.layers=" + layers,
                 "actor_rollout_ref.model.init.heads=2",
                 "actor_rollout_ref.model.init.kv_heads=2",
-                "actor_rollout_ref.model.init.max_positions=16",
+                "actor_rollout_ref.model.init.max_positions=" + maxPositions,
                 "data.synthetic.digits=1",
                 "data.synthetic.train_size=90",
                 "data.synthetic.val_size=8",
                 "data.train_batch_size=8",
                 "data.max_prompt_length=8",
-                "data.max_response_length=3",
+                "data.max_response_length=" + maxResponse,
                 "actor_rollout_ref.actor.ppo_mini_batch_size=8",
                 "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64",
                 "actor_rollout_ref.actor.optim.lr=1e-2",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.tests.LeadingDigitReward;
+import dev.javelin.tests.TinyRuns;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -69,36 +70,10 @@ final class ClusterRuns {
    */
   static List<String> shape(
       Path dir, int steps, int hidden, int layers, int maxResponse, String... extra) {
-    List<String> o =
-        new ArrayList<>(
-            List.of(
-                "actor_rollout_ref.model.path=",
-                "actor_rollout_ref.model.warmup_recipe=",
-                "actor_rollout_ref.model.init.hidden=" + hidden,
-                "actor_rollout_ref.model.init.intermediate=" + 2 * hidden,
-                "actor_rollout_ref.model.init.layers=" + layers,
-                "actor_rollout_ref.model.init.heads=2",
-                "actor_rollout_ref.model.init.kv_heads=2",
-                "actor_rollout_ref.model.init.max_positions=" + (8 + maxResponse),
-                "data.synthetic.digits=1",
-                "data.synthetic.train_size=90",
-                "data.synthetic.val_size=8",
-                "data.train_batch_size=8",
-                "data.max_prompt_length=8",
-                "data.max_response_length=" + maxResponse,
-                "actor_rollout_ref.actor.ppo_mini_batch_size=8",
-                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64",
-                "actor_rollout_ref.actor.optim.lr=1e-2",
-                "actor_rollout_ref.rollout.n=8",
-                "custom_reward_function.name=",
-                "custom_reward_function.class=" + LeadingDigitReward.class.getName(),
-                "trainer.samplers=2",
-                "trainer.total_training_steps=" + steps,
-                "trainer.test_freq=-1",
-                "trainer.save_freq=-1",
-                "trainer.default_local_dir=" + dir));
-    o.addAll(List.of(extra));
-    return o;
+    List<String> more = new ArrayList<>(List.of("trainer.samplers=2"));
+    more.addAll(List.of(extra));
+    return TinyRuns.shape(
+        dir, steps, hidden, layers, maxResponse, 8 + maxResponse, more.toArray(String[]::new));
   }
 
   /** {@code key} per step from a run's metrics.jsonl (steps without it are absent). */

@@ -10,7 +10,6 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.model.PolicyModel;
 import dev.javelin.backend.model.SlotDecoder;
 import dev.javelin.backend.testing.RelError;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,11 +29,7 @@ class XlaInPlaceDecodeTest {
 
   @BeforeAll
   static void locate() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    String root = System.getProperty("javelin.root", "..");
-    checkpoint = Path.of(root, "tpu-backend", "src", "test", "resources", "hf", "qwen2-tiny");
-    assertTrue(
-        Files.isDirectory(checkpoint), "missing test checkpoint " + checkpoint.toAbsolutePath());
+    checkpoint = XlaTestFixtures.qwen2Tiny();
   }
 
   @Test

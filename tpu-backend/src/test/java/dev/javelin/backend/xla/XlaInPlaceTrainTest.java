@@ -14,7 +14,6 @@ import dev.javelin.backend.model.TokenBatch;
 import dev.javelin.backend.model.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,11 +51,7 @@ class XlaInPlaceTrainTest {
 
   @BeforeAll
   static void locate() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    String root = System.getProperty("javelin.root", "..");
-    checkpoint = Path.of(root, "tpu-backend", "src", "test", "resources", "hf", "qwen2-tiny");
-    assertTrue(
-        Files.isDirectory(checkpoint), "missing test checkpoint " + checkpoint.toAbsolutePath());
+    checkpoint = XlaTestFixtures.qwen2Tiny();
   }
 
   private static List<TokenBatch> microBatches() {

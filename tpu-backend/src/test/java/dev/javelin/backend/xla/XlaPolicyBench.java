@@ -2,15 +2,12 @@ package dev.javelin.backend.xla;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.Shape;
-import dev.javelin.backend.Tensor;
 import dev.javelin.backend.model.ModelCheckpoint;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.PolicyModel;
 import dev.javelin.backend.model.PolicyTrainer;
 import dev.javelin.backend.model.SlotDecoder;
 import dev.javelin.backend.model.TokenBatch;
-import dev.javelin.backend.model.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import java.nio.file.Files;
@@ -129,12 +126,12 @@ public final class XlaPolicyBench {
       if (train) {
         try (PolicyTrainer trainer = trainer(model)) {
           List<TokenBatch> batch = List.of(tokens(model.config(), z.rows(), z.length(), 7));
-          trainer.step(batch, 1f, XlaPolicyBench::nll); // compile + warm up
+          trainer.step(batch, 1f, XlaTestFixtures::meanNll); // compile + warm up
           times = new double[z.repeats()];
           Transfers before = traffic.get();
           for (int r = 0; r < times.length; r++) {
             long start = System.nanoTime();
-            trainer.step(batch, 1f, XlaPolicyBench::nll);
+            trainer.step(batch, 1f, XlaTestFixtures::meanNll);
             times[r] = (System.nanoTime() - start) / 1e9;
           }
           moved = perStep(traffic.get().since(before), times.length);
@@ -178,7 +175,7 @@ public final class XlaPolicyBench {
         PolicyTrainer trainer = trainer(model);
         SlotDecoder dec = SlotDecoder.open(model, z.rows(), z.prompt() + z.decodeSteps() + 1)) {
       trainer.step(
-          List.of(tokens(model.config(), z.rows(), z.length(), 7)), 1f, XlaPolicyBench::nll);
+          List.of(tokens(model.config(), z.rows(), z.length(), 7)), 1f, XlaTestFixtures::meanNll);
       step(dec, prefill(dec, model.config(), z));
     }
     return (System.nanoTime() - start) / 1e9;
@@ -225,18 +222,6 @@ public final class XlaPolicyBench {
       rows.add(row);
     }
     return TokenBatch.rightPadded(rows, t);
-  }
-
-  /** Token-mean NLL over every position (all rows are full length). */
-  private static PolicyTrainer.Cotangents nll(int microBatch, TokenLogProbs stats) {
-    Shape s = stats.logp().shape();
-    float[] d = new float[s.intSize()];
-    double loss = 0;
-    for (int j = 0; j < d.length; j++) {
-      d[j] = -1f / d.length;
-      loss -= stats.logp().data()[j] / d.length;
-    }
-    return new PolicyTrainer.Cotangents(loss, new Tensor.F32(s, d), Tensor.F32.zeros(s));
   }
 
   private static Handler capture(List<String> into) {

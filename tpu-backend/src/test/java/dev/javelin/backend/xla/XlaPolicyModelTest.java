@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.Shape;
-import dev.javelin.backend.Tensor;
 import dev.javelin.backend.model.PolicyModel;
 import dev.javelin.backend.model.PolicyTrainer;
 import dev.javelin.backend.model.PrefixBatch;
@@ -16,7 +14,6 @@ import dev.javelin.backend.model.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.testing.RelError;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,11 +30,7 @@ class XlaPolicyModelTest {
 
   @BeforeAll
   static void locate() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    String root = System.getProperty("javelin.root", "..");
-    checkpoint = Path.of(root, "tpu-backend", "src", "test", "resources", "hf", "qwen2-tiny");
-    assertTrue(
-        Files.isDirectory(checkpoint), "missing test checkpoint " + checkpoint.toAbsolutePath());
+    checkpoint = XlaTestFixtures.qwen2Tiny();
   }
 
   private static TokenBatch batch() {
@@ -103,22 +96,10 @@ class XlaPolicyModelTest {
             new PolicyTrainer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-2))) {
       double[] losses = new double[3];
       for (int s = 0; s < losses.length; s++) {
-        PolicyTrainer.StepResult r = trainer.step(List.of(batch()), 1f, XlaPolicyModelTest::nll);
+        PolicyTrainer.StepResult r = trainer.step(List.of(batch()), 1f, XlaTestFixtures::meanNll);
         losses[s] = r.loss();
       }
       return losses;
     }
-  }
-
-  private static PolicyTrainer.Cotangents nll(int microBatch, TokenLogProbs stats) {
-    Shape s = stats.logp().shape();
-    float[] d = new float[s.intSize()];
-    double loss = 0;
-    for (int j = 0; j < d.length; j++) {
-      d[j] = -1f / d.length;
-      loss -= stats.logp().data()[j] / d.length;
-    }
-    return new PolicyTrainer.Cotangents(
-        loss, new Tensor.F32(s, d), new Tensor.F32(s, new float[d.length]));
   }
 }

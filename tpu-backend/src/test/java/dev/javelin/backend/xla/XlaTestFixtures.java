@@ -1,0 +1,40 @@
+package dev.javelin.backend.xla;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.model.PolicyTrainer;
+import dev.javelin.backend.model.TokenLogProbs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What the xla:cpu model tests share: the committed checkpoint and a plain token-mean loss. */
+final class XlaTestFixtures {
+  private XlaTestFixtures() {}
+
+  /**
+   * The committed qwen2-tiny checkpoint (failing when it is missing), with compiled programs cached
+   * under target/ so reruns skip XLA compiles.
+   */
+  static Path qwen2Tiny() {
+    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
+    String root = System.getProperty("javelin.root", "..");
+    Path checkpoint = Path.of(root, "tpu-backend", "src", "test", "resources", "hf", "qwen2-tiny");
+    assertTrue(
+        Files.isDirectory(checkpoint), "missing test checkpoint " + checkpoint.toAbsolutePath());
+    return checkpoint;
+  }
+
+  /** Token-mean NLL over every position (rows are full length), no entropy term. */
+  static PolicyTrainer.Cotangents meanNll(int microBatch, TokenLogProbs stats) {
+    Shape s = stats.logp().shape();
+    float[] d = new float[s.intSize()];
+    double loss = 0;
+    for (int j = 0; j < d.length; j++) {
+      d[j] = -1f / d.length;
+      loss -= stats.logp().data()[j] / d.length;
+    }
+    return new PolicyTrainer.Cotangents(loss, new Tensor.F32(s, d), Tensor.F32.zeros(s));
+  }
+}
