@@ -22,6 +22,7 @@ public final class PrefixBatch implements ScoredBatch {
   private final List<int[]> prompts; // G distinct prompts
   private final List<int[]> responses; // B responses
   private final int[] prefixRow; // (B)
+  private final int longestResponse;
   private final int groups; // G', P', R': the padded shape (the real sizes when not bucketed)
   private final int promptWidth;
   private final int responseWidth;
@@ -31,6 +32,11 @@ public final class PrefixBatch implements ScoredBatch {
     this.prompts = prompts;
     this.responses = responses;
     this.prefixRow = prefixRow;
+    int longest = 1;
+    for (int[] resp : responses) {
+      longest = Math.max(longest, resp.length);
+    }
+    this.longestResponse = longest;
     this.groups = g;
     this.promptWidth = p;
     this.responseWidth = r;
@@ -103,11 +109,7 @@ public final class PrefixBatch implements ScoredBatch {
   /** The longest response R (before bucket padding). */
   @Override
   public int scoredColumns() {
-    int r = 1;
-    for (int[] resp : responses) {
-      r = Math.max(r, resp.length);
-    }
-    return r;
+    return longestResponse;
   }
 
   /** Tokens of response {@code row}. */

@@ -42,6 +42,13 @@ public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
    */
   static ScoredBatch pack(List<int[]> prompts, List<int[]> responses, ModelConfig c) {
     PrefixBatch shared = PrefixBatch.of(prompts, responses);
+    int t = 2; // the dense rows' length, as TokenBatch.rightPadded(rows, 2) would pad them
+    for (int i = 0; i < prompts.size(); i++) {
+      t = Math.max(t, prompts.get(i).length + responses.get(i).length);
+    }
+    if (shared.tokenRows(c) < prompts.size() * PolicyModel.lengthBucket(c, t)) {
+      return shared;
+    }
     List<int[]> rows = new ArrayList<>(prompts.size());
     for (int i = 0; i < prompts.size(); i++) {
       int[] p = prompts.get(i);
@@ -50,7 +57,6 @@ public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
       System.arraycopy(r, 0, row, p.length, r.length);
       rows.add(row);
     }
-    TokenBatch dense = TokenBatch.rightPadded(rows, 2);
-    return shared.tokenRows(c) < dense.tokenRows(c) ? shared : dense;
+    return TokenBatch.rightPadded(rows, 2);
   }
 }
