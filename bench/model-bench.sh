@@ -11,13 +11,14 @@ cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then configs=(tiny small); else configs=("$@"); fi
 ./mvnw -B -q -pl tpu-backend -am install -DskipTests
 cpfile="$PWD/tpu-backend/target/bench-classpath.txt"
-./mvnw -B -q -pl tpu-backend dependency:build-classpath -Dmdep.outputFile="$cpfile" >/dev/null
-cp="tpu-backend/target/classes:$(cat "$cpfile")"
+./mvnw -B -q -pl tpu-backend dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$cpfile" >/dev/null
+cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
 py=.venv/bin/python
 [ -x "$py" ] || { echo "no .venv: run tools/setup/venv.sh tools/requirements/hf.txt" >&2; exit 2; }
 for cfg in "${configs[@]}"; do
   for task in train decode; do
-    java -Xmx16g -cp "$cp" dev.javelin.backend.model.bench.ModelBenchmark \
+    java -Xmx16g -cp "$cp" dev.javelin.backend.bench.ModelBenchmark \
       --device cpu --config "$cfg" --task "$task" --iters 3
     "$py" tools/torch_bench.py --config "$cfg" --task "$task" --iters 3 --threads 2
   done

@@ -1,10 +1,10 @@
 package dev.javelin.sampler;
 
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.ModelConfigJson;
-import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.SnapshotRejectedException;
 import java.nio.ByteBuffer;

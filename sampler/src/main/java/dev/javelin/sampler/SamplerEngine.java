@@ -1,6 +1,6 @@
 package dev.javelin.sampler;
 
-import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.sampler.engine.ContinuousBatcher;
 import dev.javelin.sampler.engine.SlotTokenModel;
 import dev.javelin.sampler.weights.SnapshotLoader;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javelin.backend.model.ModelCheckpoint;
-import dev.javelin.backend.model.ModelConfigJson;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.WireType;
 import io.ray.api.ActorHandle;

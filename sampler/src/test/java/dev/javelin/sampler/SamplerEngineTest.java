@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javelin.backend.model.TokenBatch;
-import dev.javelin.backend.model.TokenLogProbs;
+import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.batch.TokenLogProbs;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.javelin.sampler;
 
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.SnapshotRejectedException;
 import dev.javelin.weightsync.SnapshotRejectedException.Reason;
@@ -32,7 +32,7 @@ class WeightLoadingTest {
     int[][] expected;
     try (SamplerEngine reference =
         new SamplerEngine(
-            dev.javelin.backend.model.PolicyModel.of(
+            dev.javelin.backend.runtime.PolicyModel.of(
                 dev.javelin.backend.Devices.open("cpu"), other),
             SamplerConfig.defaults(),
             0)) {

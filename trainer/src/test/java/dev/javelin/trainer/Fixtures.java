@@ -1,6 +1,6 @@
 package dev.javelin.trainer;
 
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;

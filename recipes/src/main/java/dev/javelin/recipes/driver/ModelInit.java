@@ -1,8 +1,9 @@
 package dev.javelin.recipes.driver;
 
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.HfConfigJson;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.ModelConfigJson;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
@@ -20,7 +21,7 @@ public final class ModelInit {
   public static ModelConfig config(RecipeConfig recipe) {
     if (recipe.model().path() != null) {
       Path json = modelDir(recipe).resolve("config.json");
-      return ModelConfig.fromHfConfig(json);
+      return HfConfigJson.read(json);
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
     return recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2"));

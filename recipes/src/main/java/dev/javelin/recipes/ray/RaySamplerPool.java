@@ -1,6 +1,6 @@
 package dev.javelin.recipes.ray;
 
-import dev.javelin.backend.model.ModelConfigJson;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.sampler.GenerationRequest;
 import dev.javelin.sampler.GenerationResult;

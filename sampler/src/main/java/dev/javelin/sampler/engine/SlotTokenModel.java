@@ -1,7 +1,7 @@
 package dev.javelin.sampler.engine;
 
-import dev.javelin.backend.model.PolicyModel;
-import dev.javelin.backend.model.SlotDecoder;
+import dev.javelin.backend.runtime.PolicyModel;
+import dev.javelin.backend.runtime.SlotDecoder;
 import java.util.List;
 
 /** {@link TokenModel} over the backend's {@link SlotDecoder}: the KV cache stays on the device. */

@@ -2,8 +2,8 @@ package dev.javelin.sampler.weights;
 
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.PolicyModel;
 import dev.javelin.backend.model.WeightSpec;
+import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.weightsync.SnapshotReceiver;
 import dev.javelin.weightsync.TensorEntry;
 import dev.javelin.weightsync.WeightSnapshot;

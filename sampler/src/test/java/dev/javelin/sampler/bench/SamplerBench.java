@@ -1,9 +1,9 @@
 package dev.javelin.sampler.bench;
 
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.sampler.GenerationRequest;
 import dev.javelin.sampler.SamplerConfig;
 import dev.javelin.sampler.SamplerEngine;

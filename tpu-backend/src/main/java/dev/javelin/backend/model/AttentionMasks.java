@@ -7,14 +7,14 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op.Direction;
 
 /** Additive attention biases (0 = attend, {@link DecoderModel#MASKED} = masked) built in-graph. */
-final class AttentionMasks {
+public final class AttentionMasks {
   private AttentionMasks() {}
 
   /**
    * Causal + padding bias (B, T, T): query t may see key s when {@code s <= t} and key s is a real
    * token. attentionMask (B, T) f32, 1 for tokens, 0 for padding.
    */
-  static Node causal(GraphBuilder g, Node attentionMask) {
+  public static Node causal(GraphBuilder g, Node attentionMask) {
     int b = attentionMask.shape().dim(0);
     int t = attentionMask.shape().dim(1);
     Shape tt = Shape.of(t, t);
@@ -28,14 +28,14 @@ final class AttentionMasks {
   }
 
   /** Key-only bias (B, 1, S) for decoding over a cache. keyMask (B, S) f32. */
-  static Node decode(GraphBuilder g, Node keyMask) {
+  public static Node decode(GraphBuilder g, Node keyMask) {
     int b = keyMask.shape().dim(0);
     int s = keyMask.shape().dim(1);
     return keys(g, keyMask, Shape.of(b, 1, s));
   }
 
   /** {@code (mask - 1) · 1e9} broadcast over the query axis of {@code out} (B, T, S). */
-  static Node keys(GraphBuilder g, Node mask, Shape out) {
+  public static Node keys(GraphBuilder g, Node mask, Shape out) {
     Node bias = g.mul(g.sub(mask, g.full(mask, 1)), g.full(mask, -DecoderModel.MASKED));
     return g.broadcastInDim(bias, out, 0, 2);
   }

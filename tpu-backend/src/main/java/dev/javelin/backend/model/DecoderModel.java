@@ -44,12 +44,12 @@ public final class DecoderModel {
    * PrefixPrograms} shares each prompt's keys between the responses that follow it.
    */
   @FunctionalInterface
-  interface Attention {
+  public interface Attention {
     Node attend(GraphBuilder g, int layer, Node q, Node k, Node v);
   }
 
   /** Each row attends within itself under {@code bias} (B, T, S), keys and values through kv. */
-  Attention dense(Node bias, KvPolicy kv) {
+  public Attention dense(Node bias, KvPolicy kv) {
     return (g, layer, q, k, v) -> {
       KvPolicy.Kv kvs = kv.apply(layer, g.transpose(k, 0, 2, 1, 3), g.transpose(v, 0, 2, 1, 3));
       return attention(g, g.transpose(q, 0, 2, 1, 3), kvs.keys(), kvs.values(), bias);
@@ -60,7 +60,8 @@ public final class DecoderModel {
    * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, Node, KvPolicy)} with any
    * layout.
    */
-  Node hidden(GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
+  public Node hidden(
+      GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
     Node h = g.gather(w.get(WeightSpec.EMBED), ids); // (B, T, D)
     for (int i = 0; i < c.layers(); i++) {
       Node n1 = NeuralOps.rmsNorm(g, h, w.layer(i, "input_layernorm.weight"), c.rmsNormEps());
@@ -131,7 +132,7 @@ public final class DecoderModel {
    * the rows of one matrix product, so keys are never repeated. q (B, H, T, Dh); k, v (B, Hkv, S,
    * Dh); bias (B, T, S). Returns (B, T, H·Dh).
    */
-  Node attention(GraphBuilder g, Node q, Node k, Node v, Node bias) {
+  public Node attention(GraphBuilder g, Node q, Node k, Node v, Node bias) {
     int b = q.shape().dim(0);
     int t = q.shape().dim(2);
     int s = k.shape().dim(2);

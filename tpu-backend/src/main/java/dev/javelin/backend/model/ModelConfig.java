@@ -1,13 +1,5 @@
 package dev.javelin.backend.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 /**
  * Shape of a Llama/Qwen2-family decoder: embedding, {@code layers} blocks of RMSNorm → GQA
  * attention with RoPE → RMSNorm → SwiGLU MLP, a final RMSNorm and the LM head.
@@ -99,25 +91,6 @@ public record ModelConfig(
         tieWordEmbeddings,
         qkvBias,
         newMax);
-  }
-
-  /**
-   * Reads a Hugging Face {@code config.json} of model type {@code qwen2} or {@code llama}. Rotary
-   * scaling variants other than the default are refused rather than silently ignored.
-   */
-  public static ModelConfig fromHfConfig(Path configJson) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(Files.readString(configJson));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read HF config " + configJson, e);
-    }
-    return HfConfigJson.parse(root, configJson.toString());
-  }
-
-  /** This config as a Hugging Face {@code config.json} object of the given model type. */
-  public ObjectNode toHfConfig(String modelType) {
-    return HfConfigJson.write(this, modelType);
   }
 
   /** ~5M parameters: the "tiny" benchmark model. */

@@ -1,5 +1,6 @@
 package dev.javelin.backend.model;
 
+import dev.javelin.backend.batch.TokenStats;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 

@@ -6,8 +6,11 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
 import dev.javelin.backend.graph.Program;
-import dev.javelin.backend.safetensors.SafetensorsFile;
+import dev.javelin.backend.program.Bindings;
+import dev.javelin.backend.program.ModelPrograms;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +20,9 @@ import java.util.List;
 import java.util.Map;
 
 /** A tiny HF model and the outputs transformers recorded for it (see tools/hf_fixtures.py). */
-record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded) {
+public record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded) {
 
-  static HfFixture load(String name) {
+  public static HfFixture load(String name) {
     String root = System.getProperty("javelin.root");
     if (root == null) {
       fail("system property javelin.root is not set (surefire sets it to the repo root)");
@@ -37,11 +40,11 @@ record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded) {
     return new HfFixture(ModelCheckpoint.load(dir), rec);
   }
 
-  ModelConfig config() {
+  public ModelConfig config() {
     return checkpoint.config();
   }
 
-  Tensor get(String name) {
+  public Tensor get(String name) {
     Tensor t = recorded.get(name);
     if (t == null) {
       fail("fixture lacks '" + name + "'");
@@ -49,24 +52,24 @@ record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded) {
     return t;
   }
 
-  Tensor.I32 ids() {
+  public Tensor.I32 ids() {
     return (Tensor.I32) get("input_ids");
   }
 
-  int batch() {
+  public int batch() {
     return ids().shape().dim(0);
   }
 
-  int length() {
+  public int length() {
     return ids().shape().dim(1);
   }
 
-  float scalar(String name) {
+  public float scalar(String name) {
     return ((Tensor.F32) get(name)).data()[0];
   }
 
   /** Weights, token inputs (positions 0..T-1) and rotary tables, by parameter name. */
-  Map<String, Tensor> inputs() {
+  public Map<String, Tensor> inputs() {
     Map<String, Tensor> in = new LinkedHashMap<>(checkpoint.ordered());
     in.put(ModelPrograms.INPUT_IDS, ids());
     in.put(ModelPrograms.POSITIONS, positions(batch(), length()));
@@ -77,7 +80,7 @@ record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded) {
     return in;
   }
 
-  static Tensor.I32 positions(int b, int t) {
+  public static Tensor.I32 positions(int b, int t) {
     int[] p = new int[b * t];
     for (int i = 0; i < p.length; i++) {
       p[i] = i % t;
@@ -86,7 +89,7 @@ record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded) {
   }
 
   /** Uploads named inputs, runs the program and downloads its outputs. */
-  static List<Tensor> run(Device device, Program program, Map<String, Tensor> named) {
+  public static List<Tensor> run(Device device, Program program, Map<String, Tensor> named) {
     Map<String, DeviceBuffer> bufs = new HashMap<>();
     named.forEach((k, v) -> bufs.put(k, device.upload(v)));
     List<Tensor> out = new ArrayList<>();

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.safetensors.StorageType;
+import dev.javelin.backend.checkpoint.HfConfigJson;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +45,7 @@ class ModelConfigTest {
         f,
         "{\"model_type\":\"llama\",\"vocab_size\":10,\"hidden_size\":8,\"intermediate_size\":16,"
             + "\"num_hidden_layers\":1,\"num_attention_heads\":2,\"rope_theta\":500000.0}");
-    ModelConfig c = ModelConfig.fromHfConfig(f);
+    ModelConfig c = HfConfigJson.read(f);
     assertEquals(500000.0, c.ropeTheta());
     assertEquals(2, c.kvHeads());
     assertEquals(4, c.headDim());
@@ -53,10 +55,10 @@ class ModelConfigTest {
         "{\"model_type\":\"llama\",\"vocab_size\":10,\"hidden_size\":8,\"intermediate_size\":16,"
             + "\"num_hidden_layers\":1,\"num_attention_heads\":2,"
             + "\"rope_scaling\":{\"rope_type\":\"llama3\",\"factor\":8.0}}");
-    var e = assertThrows(IllegalArgumentException.class, () -> ModelConfig.fromHfConfig(f));
+    var e = assertThrows(IllegalArgumentException.class, () -> HfConfigJson.read(f));
     assertTrue(e.getMessage().contains("llama3"), e.getMessage());
     Files.writeString(f, "{\"model_type\":\"gpt2\"}");
-    assertThrows(IllegalArgumentException.class, () -> ModelConfig.fromHfConfig(f));
+    assertThrows(IllegalArgumentException.class, () -> HfConfigJson.read(f));
   }
 
   @Test

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.reference.ReferenceDevice;
-import dev.javelin.backend.safetensors.SafetensorsFile;
 import dev.javelin.backend.testing.RelError;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package dev.javelin.backend.stablehlo;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.batch.TokenStats;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.model.TokenLoss;
-import dev.javelin.backend.model.TokenStats;
 
 /**
  * A policy-gradient-shaped loss with its own input, {@code advantages} (B, T-1): {@code -mean(A ·

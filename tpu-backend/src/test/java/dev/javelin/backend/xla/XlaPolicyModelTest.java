@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.model.PolicyModel;
-import dev.javelin.backend.model.PolicyTrainer;
-import dev.javelin.backend.model.PrefixBatch;
-import dev.javelin.backend.model.TokenBatch;
-import dev.javelin.backend.model.TokenLogProbs;
+import dev.javelin.backend.batch.PrefixBatch;
+import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.runtime.PolicyModel;
+import dev.javelin.backend.runtime.PolicyTrainer;
 import dev.javelin.backend.testing.RelError;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.model.PolicyTrainer;
-import dev.javelin.backend.model.TokenLogProbs;
+import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.runtime.PolicyTrainer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

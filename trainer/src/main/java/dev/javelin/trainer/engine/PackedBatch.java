@@ -2,10 +2,10 @@ package dev.javelin.trainer.engine;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.PrefixBatch;
+import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.PrefixBatch;
-import dev.javelin.backend.model.ScoredBatch;
-import dev.javelin.backend.model.TokenBatch;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package dev.javelin.trainer.bench;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;

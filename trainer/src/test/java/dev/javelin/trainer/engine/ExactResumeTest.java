@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.Fixtures;

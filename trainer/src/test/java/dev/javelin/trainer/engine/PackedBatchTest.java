@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.PrefixBatch;
+import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.PrefixBatch;
-import dev.javelin.backend.model.TokenBatch;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,114 @@
+package dev.javelin.backend.checkpoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.backend.model.ModelConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Maps Hugging Face {@code config.json} keys to and from {@link ModelConfig}. */
+public final class HfConfigJson {
+  private HfConfigJson() {}
+
+  /**
+   * Reads a Hugging Face {@code config.json} of model type {@code qwen2} or {@code llama}. Rotary
+   * scaling variants other than the default are refused rather than silently ignored.
+   */
+  public static ModelConfig read(Path configJson) {
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(Files.readString(configJson));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read HF config " + configJson, e);
+    }
+    return parse(root, configJson.toString());
+  }
+
+  static ModelConfig parse(JsonNode root, String where) {
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException(where + ": config must be a JSON object");
+    }
+    String type = root.path("model_type").asText("");
+    if (!type.equals("qwen2") && !type.equals("llama")) {
+      throw new IllegalArgumentException(
+          where + ": model_type '" + type + "' is not supported (qwen2, llama)");
+    }
+    String act = root.path("hidden_act").asText("silu");
+    if (!act.equals("silu")) {
+      throw new IllegalArgumentException(where + ": hidden_act '" + act + "' (only silu)");
+    }
+    if (root.path("mlp_bias").asBoolean(false)) {
+      throw new IllegalArgumentException(where + ": mlp_bias=true is not supported");
+    }
+    int hidden = required(root, "hidden_size", where);
+    int heads = required(root, "num_attention_heads", where);
+    int kvHeads = root.path("num_key_value_heads").asInt(heads);
+    int headDim = root.hasNonNull("head_dim") ? root.get("head_dim").asInt() : hidden / heads;
+    boolean bias = type.equals("qwen2") || root.path("attention_bias").asBoolean(false);
+    return new ModelConfig(
+        required(root, "vocab_size", where),
+        hidden,
+        required(root, "intermediate_size", where),
+        required(root, "num_hidden_layers", where),
+        heads,
+        kvHeads,
+        headDim,
+        ropeTheta(root, where),
+        root.path("rms_norm_eps").asDouble(1e-6),
+        root.path("tie_word_embeddings").asBoolean(type.equals("qwen2")),
+        bias,
+        root.path("max_position_embeddings").asInt(2048));
+  }
+
+  /** transformers ≥ 5 nests θ in rope_parameters; older configs have rope_theta + rope_scaling. */
+  private static double ropeTheta(JsonNode root, String where) {
+    JsonNode params = root.get("rope_parameters");
+    JsonNode scaling = root.get("rope_scaling");
+    JsonNode variant = params != null && params.isObject() ? params : scaling;
+    if (variant != null && variant.isObject()) {
+      String kind = variant.path("rope_type").asText(variant.path("type").asText("default"));
+      if (!kind.equals("default")) {
+        throw new IllegalArgumentException(
+            where + ": rope_type '" + kind + "' is not supported (only default rotary)");
+      }
+      if (variant.hasNonNull("rope_theta")) {
+        return variant.get("rope_theta").asDouble();
+      }
+    }
+    return root.path("rope_theta").asDouble(10_000.0);
+  }
+
+  private static int required(JsonNode root, String key, String where) {
+    JsonNode v = root.get(key);
+    if (v == null || !v.canConvertToInt()) {
+      throw new IllegalArgumentException(where + ": missing or non-integer '" + key + "'");
+    }
+    return v.asInt();
+  }
+
+  /** {@code c} as a Hugging Face {@code config.json} object of the given model type. */
+  public static ObjectNode write(ModelConfig c, String modelType) {
+    ObjectNode o = new ObjectMapper().createObjectNode();
+    o.putArray("architectures")
+        .add(modelType.equals("qwen2") ? "Qwen2ForCausalLM" : "LlamaForCausalLM");
+    o.put("model_type", modelType);
+    o.put("vocab_size", c.vocabSize());
+    o.put("hidden_size", c.hidden());
+    o.put("intermediate_size", c.intermediate());
+    o.put("num_hidden_layers", c.layers());
+    o.put("num_attention_heads", c.heads());
+    o.put("num_key_value_heads", c.kvHeads());
+    o.put("head_dim", c.headDim());
+    o.put("hidden_act", "silu");
+    o.put("rms_norm_eps", c.rmsNormEps());
+    o.put("rope_theta", c.ropeTheta());
+    o.put("tie_word_embeddings", c.tieWordEmbeddings());
+    o.put("attention_bias", c.qkvBias());
+    o.put("max_position_embeddings", c.maxPositions());
+    o.put("torch_dtype", "float32");
+    return o;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.javelin.backend.checkpoint;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.safetensors.HfCheckpoint;
+import dev.javelin.backend.checkpoint.safetensors.StorageType;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.WeightSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A model's config and weights as host tensors, by Hugging Face name in {@link WeightSpec} order.
+ * Loads from and saves to a Hugging Face checkpoint directory ({@code config.json} + safetensors).
+ */
+public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weights) {
+
+  public ModelCheckpoint {
+    weights = Map.copyOf(weights);
+    for (WeightSpec s : WeightSpec.layout(config)) {
+      Tensor.F32 t = weights.get(s.name());
+      if (t == null) {
+        throw new IllegalArgumentException("checkpoint lacks weight '" + s.name() + "'");
+      }
+      if (!t.shape().equals(s.shape())) {
+        throw new IllegalArgumentException(
+            "weight '" + s.name() + "' has shape " + t.shape() + ", config needs " + s.shape());
+      }
+    }
+  }
+
+  /**
+   * Random weights for benchmarks and tests: matrices ~ N(0, std²) as in HF's initializer, norm
+   * scales 1, biases 0.
+   */
+  public static ModelCheckpoint random(ModelConfig config, long seed, double std) {
+    Random rng = new Random(seed);
+    Map<String, Tensor.F32> w = new LinkedHashMap<>();
+    for (WeightSpec s : WeightSpec.layout(config)) {
+      float[] a = new float[s.shape().intSize()];
+      if (s.name().endsWith("norm.weight")) {
+        Arrays.fill(a, 1f);
+      } else if (!s.name().endsWith(".bias")) {
+        for (int i = 0; i < a.length; i++) {
+          a[i] = (float) (std * rng.nextGaussian());
+        }
+      }
+      w.put(s.name(), new Tensor.F32(s.shape(), a));
+    }
+    return new ModelCheckpoint(config, w);
+  }
+
+  /** Weights in layout order. */
+  public Map<String, Tensor.F32> ordered() {
+    Map<String, Tensor.F32> out = new LinkedHashMap<>();
+    for (WeightSpec s : WeightSpec.layout(config)) {
+      out.put(s.name(), weights.get(s.name()));
+    }
+    return out;
+  }
+
+  /**
+   * Loads {@code dir/config.json} and its safetensors weights (single file or sharded). Tensors the
+   * model does not use (a tied checkpoint's {@code lm_head.weight}, rotary buffers) are ignored.
+   */
+  public static ModelCheckpoint load(Path dir) {
+    Path config = dir.resolve("config.json");
+    if (!Files.isRegularFile(config)) {
+      throw new IllegalArgumentException("no config.json in checkpoint directory " + dir);
+    }
+    ModelConfig c = HfConfigJson.read(config);
+    Map<String, Tensor> all = HfCheckpoint.read(dir);
+    Map<String, Tensor.F32> w = new LinkedHashMap<>();
+    for (WeightSpec s : WeightSpec.layout(c)) {
+      Tensor t = all.get(s.name());
+      if (t == null) {
+        throw new IllegalArgumentException(dir + ": checkpoint lacks weight '" + s.name() + "'");
+      }
+      if (!(t instanceof Tensor.F32 f)) {
+        throw new IllegalArgumentException(dir + ": weight '" + s.name() + "' is not floating");
+      }
+      w.put(s.name(), f);
+    }
+    return new ModelCheckpoint(c, w);
+  }
+
+  /** Writes {@code config.json} (of {@code modelType}: qwen2 or llama) and model.safetensors. */
+  public void save(Path dir, String modelType, StorageType floatType) {
+    try {
+      Files.createDirectories(dir);
+      Path tmp = dir.resolve("config.json.tmp");
+      new ObjectMapper()
+          .writerWithDefaultPrettyPrinter()
+          .writeValue(tmp.toFile(), HfConfigJson.write(config, modelType));
+      Files.move(
+          tmp,
+          dir.resolve("config.json"),
+          StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write config.json to " + dir, e);
+    }
+    HfCheckpoint.write(dir, ordered(), floatType);
+  }
+}

@@ -1,0 +1,195 @@
+package dev.javelin.backend.program;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Donation;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.batch.TokenStats;
+import dev.javelin.backend.graph.GraphBuilder;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.AttentionMasks;
+import dev.javelin.backend.model.DecoderModel;
+import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.ModelWeights;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builders of the static-shape programs the framework runs. Parameters are the weights (HF names,
+ * {@link WeightSpec} order) followed by the named inputs below; outputs are documented per program.
+ * Rotary tables of P positions are inputs ({@link RopeTable}); ids and positions are i32; masks
+ * f32.
+ */
+public final class ModelPrograms {
+  public static final String INPUT_IDS = "input_ids";
+  public static final String POSITIONS = "positions";
+  public static final String ATTENTION_MASK = "attention_mask";
+  public static final String ROPE_COS = "rope_cos";
+  public static final String ROPE_SIN = "rope_sin";
+  public static final String TEMPERATURE = "temperature";
+  public static final String CACHE_SLOT = "cache_slot";
+  public static final String KEY_MASK = "key_mask";
+
+  private ModelPrograms() {}
+
+  public static String cacheKey(int layer) {
+    return "cache.k." + layer;
+  }
+
+  public static String cacheValue(int layer) {
+    return "cache.v." + layer;
+  }
+
+  /** The weights and token inputs shared by every program. */
+  record Inputs(ModelWeights weights, Node ids, Node positions, Node mask, Node cos, Node sin) {}
+
+  static Inputs declare(GraphBuilder g, ModelConfig c, int b, int t, int p) {
+    return declare(g, c, b, t, p, DType.F32);
+  }
+
+  /** As above with float inputs of {@code dtype} (F64 for finite-difference checks). */
+  static Inputs declare(GraphBuilder g, ModelConfig c, int b, int t, int p, DType dtype) {
+    ModelWeights w = ModelWeights.declare(g, c, dtype);
+    Node ids = g.parameter(INPUT_IDS, DType.I32, Shape.of(b, t));
+    Node pos = g.parameter(POSITIONS, DType.I32, Shape.of(b, t));
+    Node mask = g.parameter(ATTENTION_MASK, dtype, Shape.of(b, t));
+    Shape table = Shape.of(p, c.headDim() / 2);
+    Node cosT = g.parameter(ROPE_COS, dtype, table);
+    Node sinT = g.parameter(ROPE_SIN, dtype, table);
+    return new Inputs(w, ids, pos, mask, g.gather(cosT, pos), g.gather(sinT, pos));
+  }
+
+  /** Logits (B, T, V) of a right- or left-padded batch. Output: [logits]. */
+  public static Program forward(ModelConfig c, int b, int t, int p) {
+    GraphBuilder g = new GraphBuilder("forward_b" + b + "_t" + t);
+    return g.build(forwardLogits(g, c, declare(g, c, b, t, p)));
+  }
+
+  static Node forwardLogits(GraphBuilder g, ModelConfig c, Inputs in) {
+    DecoderModel m = new DecoderModel(c);
+    Node bias = AttentionMasks.causal(g, in.mask());
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    return m.logits(g, in.weights(), h);
+  }
+
+  /**
+   * Per-token log-probs and entropies of {@code ids[:, 1:]} at temperature {@code temperature} (f32
+   * scalar input). Outputs: [logp (B, T-1), entropy (B, T-1)].
+   */
+  public static Program logProbs(ModelConfig c, int b, int t, int p) {
+    GraphBuilder g = new GraphBuilder("logprobs_b" + b + "_t" + t);
+    Inputs in = declare(g, c, b, t, p);
+    Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
+    TokenStats st = TokenStats.of(g, forwardLogits(g, c, in), in.ids(), temp);
+    return g.build(st.logp(), st.entropy());
+  }
+
+  /**
+   * Prefill of right-padded prompts (B, T) into a cache of S slots. Outputs: [logits of each row's
+   * last real token (B, V), key mask (B, S), then per layer its key and value cache (B, Hkv, S,
+   * Dh)].
+   */
+  public static Program prefill(ModelConfig c, int b, int t, int s, int p) {
+    if (t > s) {
+      throw new IllegalArgumentException("prefill length " + t + " exceeds cache slots " + s);
+    }
+    GraphBuilder g = new GraphBuilder("prefill_b" + b + "_t" + t + "_s" + s);
+    Inputs in = declare(g, c, b, t, p);
+    Node zero = g.constant(0, DType.I32, Shape.scalar());
+    Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
+    List<Node> caches = new ArrayList<>();
+    KvPolicy write =
+        (layer, k, v) -> {
+          List<Node> at = List.of(zero, zero, zero, zero);
+          caches.add(g.dynamicUpdateSlice(g.constant(0, DType.F32, cacheShape), k, at));
+          caches.add(g.dynamicUpdateSlice(g.constant(0, DType.F32, cacheShape), v, at));
+          return new KvPolicy.Kv(k, v);
+        };
+    DecoderModel m = new DecoderModel(c);
+    Node h =
+        m.hidden(
+            g,
+            in.weights(),
+            in.ids(),
+            in.cos(),
+            in.sin(),
+            AttentionMasks.causal(g, in.mask()),
+            write);
+    Node lengths = g.reduceSum(in.mask(), 1); // (B)
+    Node rowStart = g.mul(g.iota(DType.F32, Shape.of(b), 0), g.full(lengths, t));
+    Node last = g.convert(g.add(rowStart, g.sub(lengths, g.full(lengths, 1))), DType.I32);
+    Node lastHidden = g.gather(g.reshape(h, b * t, c.hidden()), last); // (B, D)
+    Node keyMask =
+        g.dynamicUpdateSlice(
+            g.constant(0, DType.F32, Shape.of(b, s)), in.mask(), List.of(zero, zero));
+    List<Node> outs = new ArrayList<>();
+    outs.add(m.logits(g, in.weights(), lastHidden));
+    outs.add(keyMask);
+    outs.addAll(caches);
+    return g.build(outs);
+  }
+
+  /**
+   * Donates the key mask and each layer's key and value cache of a {@link #decode} program to their
+   * updates, so a step writes the new token into the cache in place.
+   */
+  public static Donation decodeInPlace(Program decode, int layers) {
+    Map<String, Integer> byName = new LinkedHashMap<>();
+    byName.put(KEY_MASK, 1);
+    for (int i = 0; i < layers; i++) {
+      byName.put(cacheKey(i), 2 + 2 * i);
+      byName.put(cacheValue(i), 3 + 2 * i);
+    }
+    return Donation.byName(decode, byName);
+  }
+
+  /**
+   * One decode step for every row: token ids (B, 1) at rotary positions (B, 1) are written into
+   * cache slot {@code cache_slot} (i32 scalar, shared by the batch; padding holes stay masked by
+   * the key mask). Inputs after the tokens: cache_slot, key_mask (B, S), per layer cache.k.i and
+   * cache.v.i. Outputs: [logits (B, V), key mask (B, S), per layer key and value cache].
+   */
+  public static Program decode(ModelConfig c, int b, int s, int p) {
+    GraphBuilder g = new GraphBuilder("decode_b" + b + "_s" + s);
+    Inputs in = declare(g, c, b, 1, p);
+    Node slot = g.parameter(CACHE_SLOT, DType.I32, Shape.scalar());
+    Node keyMaskIn = g.parameter(KEY_MASK, DType.F32, Shape.of(b, s));
+    Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
+    List<Node> cacheIn = new ArrayList<>();
+    for (int i = 0; i < c.layers(); i++) {
+      cacheIn.add(g.parameter(cacheKey(i), DType.F32, cacheShape));
+      cacheIn.add(g.parameter(cacheValue(i), DType.F32, cacheShape));
+    }
+    Node zero = g.constant(0, DType.I32, Shape.scalar());
+    // the new token's own slot becomes visible; its mask entry is the row's attention_mask (1)
+    Node keyMask = g.dynamicUpdateSlice(keyMaskIn, in.mask(), List.of(zero, slot));
+    List<Node> cacheOut = new ArrayList<>();
+    KvPolicy update =
+        (layer, k, v) -> {
+          List<Node> at = List.of(zero, zero, slot, zero);
+          Node kc = g.dynamicUpdateSlice(cacheIn.get(2 * layer), k, at);
+          Node vc = g.dynamicUpdateSlice(cacheIn.get(2 * layer + 1), v, at);
+          cacheOut.add(kc);
+          cacheOut.add(vc);
+          return new KvPolicy.Kv(kc, vc);
+        };
+    DecoderModel m = new DecoderModel(c);
+    Node h =
+        m.hidden(
+            g,
+            in.weights(),
+            in.ids(),
+            in.cos(),
+            in.sin(),
+            AttentionMasks.decode(g, keyMask),
+            update);
+    List<Node> outs = new ArrayList<>();
+    outs.add(m.logits(g, in.weights(), g.reshape(h, b, c.hidden())));
+    outs.add(keyMask);
+    outs.addAll(cacheOut);
+    return g.build(outs);
+  }
+}

@@ -1,0 +1,231 @@
+package dev.javelin.backend.runtime;
+
+import dev.javelin.backend.Device;
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
+import dev.javelin.backend.Executable;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.safetensors.StorageType;
+import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.RopeTable;
+import dev.javelin.backend.model.WeightSpec;
+import dev.javelin.backend.program.Bindings;
+import dev.javelin.backend.program.ModelPrograms;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The policy on a device: weights held as device buffers between calls, and the programs the
+ * framework runs (log-probs, prefill/decode, train steps via {@link PolicyTrainer}) compiled once
+ * per shape bucket. Sequence lengths are padded up to multiples of {@value
+ * ScoredBatch#LENGTH_BUCKET}. Thread-confined.
+ */
+public final class PolicyModel implements AutoCloseable {
+  private final Device device;
+  private final ModelConfig config;
+  private final Map<String, DeviceBuffer> weights = new LinkedHashMap<>();
+  private final Map<String, DeviceBuffer> rope = new HashMap<>();
+  private final Map<String, Executable> compiled = new HashMap<>();
+
+  private PolicyModel(Device device, ModelCheckpoint checkpoint) {
+    this.device = device;
+    this.config = checkpoint.config();
+    loadWeights(checkpoint.ordered());
+    RopeTable table = RopeTable.compute(config, config.maxPositions());
+    rope.put(ModelPrograms.ROPE_COS, device.upload(table.cos()));
+    rope.put(ModelPrograms.ROPE_SIN, device.upload(table.sin()));
+  }
+
+  /** Uploads a checkpoint's weights to {@code device}. */
+  public static PolicyModel of(Device device, ModelCheckpoint checkpoint) {
+    return new PolicyModel(device, checkpoint);
+  }
+
+  /** Loads a Hugging Face checkpoint directory (config.json + safetensors) onto {@code device}. */
+  public static PolicyModel load(Device device, Path hfDir) {
+    return new PolicyModel(device, ModelCheckpoint.load(hfDir));
+  }
+
+  public ModelConfig config() {
+    return config;
+  }
+
+  public Device device() {
+    return device;
+  }
+
+  /** Replaces every weight (e.g. a new policy version from weight sync), by HF name. */
+  public void loadWeights(Map<String, Tensor.F32> byName) {
+    for (WeightSpec s : WeightSpec.layout(config)) {
+      Tensor.F32 t = byName.get(s.name());
+      if (t == null || !t.shape().equals(s.shape())) {
+        throw new IllegalArgumentException(
+            "weight '"
+                + s.name()
+                + "' must be "
+                + s.shape()
+                + ", got "
+                + (t == null ? "none" : t.shape()));
+      }
+    }
+    for (WeightSpec s : WeightSpec.layout(config)) {
+      replaceWeight(s.name(), device.upload(byName.get(s.name())));
+    }
+  }
+
+  /**
+   * The device buffers holding the weights, by HF name (a read-only view). A train step may replace
+   * or overwrite them in place; do not hold on to one across steps.
+   */
+  public Map<String, DeviceBuffer> weightsOnDevice() {
+    return Collections.unmodifiableMap(weights);
+  }
+
+  /** The current weights on the host, as a checkpoint. */
+  public ModelCheckpoint checkpoint() {
+    Map<String, Tensor.F32> host = new LinkedHashMap<>();
+    weights.forEach((k, b) -> host.put(k, (Tensor.F32) b.toHost()));
+    return new ModelCheckpoint(config, host);
+  }
+
+  /** Saves config.json + model.safetensors (F32 or BF16) to {@code dir}. */
+  public void save(Path dir, String modelType, StorageType floatType) {
+    checkpoint().save(dir, modelType, floatType);
+  }
+
+  /**
+   * Log-probs and entropies (B, C) of a batch's scored tokens at temperature τ: {@code batch.ids[:,
+   * 1:]} for a {@link TokenBatch}, the response tokens for a {@link PrefixBatch}.
+   */
+  public TokenLogProbs logProbs(ScoredBatch batch, float temperature) {
+    ScoredBatch at = batch.atBucket(config);
+    Executable exe = executable("logprobs_" + at.shapeKey(), () -> at.logProbsProgram(config));
+    List<DeviceBuffer> out = run(exe, uploads(at, temperature));
+    Tensor.F32 logp = (Tensor.F32) out.get(0).toHost();
+    Tensor.F32 entropy = (Tensor.F32) out.get(1).toHost();
+    out.forEach(DeviceBuffer::close);
+    int c = batch.scoredColumns();
+    return new TokenLogProbs(
+        TokenLogProbs.firstColumns(logp, c), TokenLogProbs.firstColumns(entropy, c));
+  }
+
+  /** Starts batched decoding of {@code prompts} with room for {@code maxNewTokens} each. */
+  public DecodeSession startDecoding(List<int[]> prompts, int maxNewTokens) {
+    return new DecodeSession(this, prompts, maxNewTokens);
+  }
+
+  /**
+   * Greedy generation: each row stops after {@code eosId} or {@code maxNewTokens} tokens. Returns
+   * the generated tokens of each row (prompt excluded).
+   */
+  public List<int[]> generateGreedy(List<int[]> prompts, int maxNewTokens, int eosId) {
+    try (DecodeSession s = startDecoding(prompts, maxNewTokens)) {
+      return s.greedy(eosId);
+    }
+  }
+
+  /**
+   * The padded length for {@code t} tokens: the next multiple of the bucket, within the rope table.
+   */
+  public int bucket(int t) {
+    return ScoredBatch.lengthBucket(config, t);
+  }
+
+  // ------------------------------------------------------------ package API
+
+  Executable executable(String key, Supplier<Program> build) {
+    return compiled.computeIfAbsent(key, k -> device.compile(build.get()));
+  }
+
+  /**
+   * As above, compiled with the {@link Donation} that {@code donation} derives from the program.
+   */
+  Executable executable(String key, Supplier<Program> build, Function<Program, Donation> donation) {
+    return compiled.computeIfAbsent(
+        key,
+        k -> {
+          Program p = build.get();
+          return device.compile(p, donation.apply(p));
+        });
+  }
+
+  /** A batch's token inputs and the temperature, uploaded. Caller closes the uploads. */
+  Map<String, DeviceBuffer> uploads(ScoredBatch batch, float temperature) {
+    Map<String, DeviceBuffer> in = new HashMap<>();
+    batch.tokenInputs().forEach((k, v) -> in.put(k, device.upload(v)));
+    in.put(ModelPrograms.TEMPERATURE, device.upload(Tensor.scalar(temperature)));
+    return in;
+  }
+
+  /** Weights + rope tables + the given per-call inputs, uploaded. Caller closes the uploads. */
+  Map<String, DeviceBuffer> tokenInputs(TokenBatch batch, float temperature) {
+    Map<String, DeviceBuffer> in = new HashMap<>();
+    in.put(ModelPrograms.INPUT_IDS, device.upload(batch.ids()));
+    in.put(ModelPrograms.POSITIONS, device.upload(batch.positions()));
+    in.put(ModelPrograms.ATTENTION_MASK, device.upload(batch.mask()));
+    in.put(ModelPrograms.TEMPERATURE, device.upload(Tensor.scalar(temperature)));
+    return in;
+  }
+
+  /**
+   * Runs {@code exe} with the weights, rope tables and {@code perCall} inputs bound by name, then
+   * closes the per-call uploads.
+   */
+  List<DeviceBuffer> run(Executable exe, Map<String, DeviceBuffer> perCall) {
+    Map<String, DeviceBuffer> named = new HashMap<>(weights);
+    named.putAll(rope);
+    named.putAll(perCall);
+    try {
+      return exe.run(Bindings.bind(exe.program(), named));
+    } finally {
+      perCall.values().forEach(DeviceBuffer::close);
+    }
+  }
+
+  /** Runs with caller-owned buffers that are not closed. */
+  List<DeviceBuffer> runKeeping(Executable exe, Map<String, DeviceBuffer> perCall) {
+    Map<String, DeviceBuffer> named = new HashMap<>(weights);
+    named.putAll(rope);
+    named.putAll(perCall);
+    return exe.run(Bindings.bind(exe.program(), named));
+  }
+
+  Map<String, DeviceBuffer> ropeBuffers() {
+    return rope;
+  }
+
+  Map<String, DeviceBuffer> weightBuffers() {
+    return weights;
+  }
+
+  void replaceWeight(String name, DeviceBuffer buffer) {
+    DeviceBuffer old = weights.put(name, buffer);
+    if (old != null && old != buffer) {
+      old.close();
+    }
+  }
+
+  List<String> weightNames() {
+    return new ArrayList<>(weights.keySet());
+  }
+
+  @Override
+  public void close() {
+    compiled.values().forEach(Executable::close);
+    compiled.clear();
+    weights.values().forEach(DeviceBuffer::close);
+    rope.values().forEach(DeviceBuffer::close);
+  }
+}

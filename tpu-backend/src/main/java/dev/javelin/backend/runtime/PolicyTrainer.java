@@ -1,0 +1,304 @@
+package dev.javelin.backend.runtime;
+
+import dev.javelin.backend.Device;
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Executable;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.TokenLoss;
+import dev.javelin.backend.model.WeightSpec;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.optim.OptimizerPrograms;
+import dev.javelin.backend.program.Bindings;
+import dev.javelin.backend.program.TrainPrograms;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Optimizer state and train steps for a {@link PolicyModel}: AdamW moments live on the device next
+ * to the weights. {@link #step} runs the VJP split (loss and its cotangents computed on the host,
+ * gradients accumulated on the device over micro-batches); {@link #stepFused} runs one program
+ * holding an in-graph loss, its gradients and the update. A step whose gradient norm is not finite
+ * changes nothing and does not advance the optimizer step count.
+ *
+ * <p>Updates are compiled with a {@link dev.javelin.backend.Donation}: on a device that aliases
+ * (XLA) the weights, m and v are overwritten in place and the gradient sum accumulates in place, so
+ * a step holds one copy of the model and its optimizer state, and only tokens, masks, cotangents
+ * and scalars cross the host boundary.
+ */
+public final class PolicyTrainer implements AutoCloseable {
+
+  /** What one optimizer step did. {@code step} counts applied updates after this one. */
+  public record StepResult(double loss, double gradNorm, boolean applied, double lr, long step) {}
+
+  /**
+   * A host loss value and its cotangents {@code ∂L/∂logp}, {@code ∂L/∂H}, each (B, C) like the
+   * batch's {@linkplain ScoredBatch#scoredColumns scored columns}; {@code dEntropy} is ignored when
+   * the loss says it {@linkplain HostLoss#usesEntropy does not use} H.
+   */
+  public record Cotangents(double loss, Tensor.F32 dLogp, Tensor.F32 dEntropy) {}
+
+  /** Computes one micro-batch's loss contribution and cotangents from its log-probs. */
+  @FunctionalInterface
+  public interface HostLoss {
+    Cotangents apply(int microBatch, TokenLogProbs stats);
+
+    /** False for a loss without an entropy term: the backward then skips the entropy. */
+    default boolean usesEntropy() {
+      return true;
+    }
+  }
+
+  private final PolicyModel model;
+  private final AdamWConfig config;
+  private final LrSchedule schedule;
+  private final Map<String, DeviceBuffer> moments = new LinkedHashMap<>();
+  private final Map<String, VjpPrograms> splits = new HashMap<>();
+  private long applied;
+
+  public PolicyTrainer(PolicyModel model, AdamWConfig config, LrSchedule schedule) {
+    this.model = model;
+    this.config = config;
+    this.schedule = schedule;
+    Device d = model.device();
+    for (WeightSpec s : WeightSpec.layout(model.config())) {
+      moments.put(OptimizerPrograms.firstMoment(s.name()), d.upload(Tensor.F32.zeros(s.shape())));
+      moments.put(OptimizerPrograms.secondMoment(s.name()), d.upload(Tensor.F32.zeros(s.shape())));
+    }
+  }
+
+  /** Updates applied so far. */
+  public long stepCount() {
+    return applied;
+  }
+
+  /**
+   * One optimizer step over micro-batches: for each, log-probs → host loss → cotangents →
+   * gradients, summed on the device; then clip + AdamW. The host loss decides the normalisation
+   * (for a mean over all tokens of the global batch, scale each micro-batch's cotangents by it).
+   */
+  public StepResult step(
+      List<? extends ScoredBatch> microBatches, float temperature, HostLoss loss) {
+    double total = 0;
+    List<DeviceBuffer> acc = null;
+    for (int i = 0; i < microBatches.size(); i++) {
+      ScoredBatch batch = microBatches.get(i);
+      ScoredBatch at = batch.atBucket(model.config());
+      boolean entropy = loss.usesEntropy();
+      String key = at.shapeKey() + (entropy ? "_H" : "");
+      VjpPrograms split =
+          splits.computeIfAbsent(
+              key,
+              k ->
+                  TrainPrograms.logProbsVjp(
+                      model.config(), at.logProbsProgram(model.config()), entropy));
+      Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
+      Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
+      Map<String, DeviceBuffer> in = model.uploads(at, temperature);
+      Map<String, DeviceBuffer> named = new HashMap<>(model.weightBuffers());
+      named.putAll(in);
+      named.putAll(model.ropeBuffers());
+      List<DeviceBuffer> fwdArgs = Bindings.bind(split.forward(), named);
+      List<DeviceBuffer> fwdOut = fwd.run(fwdArgs);
+      int c = batch.scoredColumns();
+      TokenLogProbs stats =
+          new TokenLogProbs(
+              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(0).toHost(), c),
+              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(1).toHost(), c));
+      Cotangents cot = loss.apply(i, stats);
+      total += cot.loss();
+      int padded = fwdOut.get(0).shape().dim(1);
+      List<DeviceBuffer> dys = cotangents(split, cot, batch.rows(), c, padded);
+      List<DeviceBuffer> grads = bwd.run(split.backwardArguments(fwdArgs, fwdOut, dys));
+      fwdOut.forEach(DeviceBuffer::close);
+      dys.forEach(DeviceBuffer::close);
+      in.values().forEach(DeviceBuffer::close);
+      acc = acc == null ? grads : accumulate(acc, grads);
+    }
+    if (acc == null) {
+      throw new IllegalArgumentException("a train step needs at least one micro-batch");
+    }
+    return update(acc, total);
+  }
+
+  /**
+   * One fused step: the in-graph {@code loss} (its own inputs in {@code lossInputs}, by parameter
+   * name, shaped for the bucketed length) → gradients → clip + AdamW, in one program.
+   */
+  public StepResult stepFused(
+      TokenBatch batch, float temperature, TokenLoss loss, Map<String, Tensor> lossInputs) {
+    TokenBatch padded = batch.requireScorable().padTo(model.bucket(batch.length()));
+    int b = padded.batch();
+    int tb = padded.length();
+    ModelConfig c = model.config();
+    List<String> names = model.weightNames();
+    Executable exe =
+        model.executable(
+            "train_" + loss.name() + "_b" + b + "_t" + tb,
+            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config),
+            p -> TrainPrograms.fusedInPlace(p, names));
+    Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
+    lossInputs.forEach((k, v) -> in.put(k, model.device().upload(v)));
+    double lr = schedule.lr(applied);
+    in.put(OptimizerPrograms.LR, model.device().upload(Tensor.scalar((float) lr)));
+    in.put(OptimizerPrograms.STEP, model.device().upload(Tensor.scalar((float) (applied + 1))));
+    Map<String, DeviceBuffer> all = new HashMap<>(in);
+    all.putAll(moments);
+    List<DeviceBuffer> out = model.runKeeping(exe, all);
+    in.values().forEach(DeviceBuffer::close);
+    StepResult r = absorbUpdate(out.subList(1, out.size()), Double.NaN, lr);
+    double lossValue = out.get(0).toHost().getDouble(0);
+    out.get(0).close();
+    return new StepResult(lossValue, r.gradNorm(), r.applied(), r.lr(), r.step());
+  }
+
+  /**
+   * The device buffers holding m and v (a read-only view, by program name); a step may overwrite or
+   * replace them.
+   */
+  public Map<String, DeviceBuffer> momentsOnDevice() {
+    return Collections.unmodifiableMap(moments);
+  }
+
+  /** m and v of every weight, by their program names ({@code m.<name>}, {@code v.<name>}). */
+  public Map<String, Tensor> optimizerState() {
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    moments.forEach((k, b) -> out.put(k, b.toHost()));
+    return out;
+  }
+
+  /** Restores moments saved by {@link #optimizerState} and the applied-update count. */
+  public void restore(Map<String, Tensor> state, long appliedSteps) {
+    for (String k : moments.keySet()) {
+      Tensor t = state.get(k);
+      if (t == null || !t.shape().equals(moments.get(k).shape())) {
+        throw new IllegalArgumentException(
+            "optimizer state lacks '" + k + "' of " + moments.get(k).shape());
+      }
+    }
+    for (String k : new ArrayList<>(moments.keySet())) {
+      moments.put(k, replace(moments.get(k), model.device().upload(state.get(k))));
+    }
+    this.applied = appliedSteps;
+  }
+
+  /** Cotangents (B, C) checked, then padded to the program's C' columns and uploaded. */
+  private List<DeviceBuffer> cotangents(
+      VjpPrograms split, Cotangents cot, int b, int c, int padded) {
+    Shape want = Shape.of(b, c);
+    for (int idx : split.cotangentOutputs()) {
+      Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
+      if (dy == null || !dy.shape().equals(want)) {
+        throw new IllegalArgumentException(
+            (idx == 0 ? "dLogp" : "dEntropy")
+                + " must be "
+                + want
+                + ", got "
+                + (dy == null ? "null" : dy.shape()));
+      }
+    }
+    List<DeviceBuffer> dys = new ArrayList<>();
+    Device d = model.device();
+    for (int idx : split.cotangentOutputs()) {
+      Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
+      dys.add(d.upload(TokenLogProbs.padColumns(dy, padded)));
+    }
+    return dys;
+  }
+
+  private List<DeviceBuffer> accumulate(List<DeviceBuffer> acc, List<DeviceBuffer> grads) {
+    Map<String, Shape> shapes = weightShapes();
+    List<String> names = model.weightNames();
+    Executable exe =
+        model.executable(
+            "accumulate",
+            () -> OptimizerPrograms.accumulate(shapes),
+            p -> OptimizerPrograms.inPlaceAccumulate(p, names));
+    List<DeviceBuffer> args = new ArrayList<>(acc);
+    args.addAll(grads);
+    List<DeviceBuffer> sum = exe.run(args);
+    args.forEach(DeviceBuffer::close);
+    return sum;
+  }
+
+  private StepResult update(List<DeviceBuffer> grads, double loss) {
+    Map<String, Shape> shapes = weightShapes();
+    List<String> names = model.weightNames();
+    Executable exe =
+        model.executable(
+            "adamw",
+            () -> OptimizerPrograms.adamW(shapes, config),
+            p -> OptimizerPrograms.inPlaceUpdate(p, names, 2));
+    double lr = schedule.lr(applied);
+    Map<String, DeviceBuffer> named = new HashMap<>(model.weightBuffers());
+    named.putAll(moments);
+    for (int i = 0; i < names.size(); i++) {
+      named.put(OptimizerPrograms.grad(names.get(i)), grads.get(i));
+    }
+    DeviceBuffer lrBuf = model.device().upload(Tensor.scalar((float) lr));
+    DeviceBuffer stepBuf = model.device().upload(Tensor.scalar((float) (applied + 1)));
+    named.put(OptimizerPrograms.LR, lrBuf);
+    named.put(OptimizerPrograms.STEP, stepBuf);
+    List<DeviceBuffer> out = exe.run(Bindings.bind(exe.program(), named));
+    grads.forEach(DeviceBuffer::close);
+    lrBuf.close();
+    stepBuf.close();
+    return absorbUpdate(out, loss, lr);
+  }
+
+  /**
+   * Takes [norm, applied, weights..., m..., v...], swapping in the new buffers first: the run has
+   * consumed the old ones where the device donates them.
+   */
+  private StepResult absorbUpdate(List<DeviceBuffer> out, double loss, double lr) {
+    List<String> names = model.weightNames();
+    int n = names.size();
+    for (int i = 0; i < n; i++) {
+      String w = names.get(i);
+      model.replaceWeight(w, out.get(2 + i));
+      String m = OptimizerPrograms.firstMoment(w);
+      String v = OptimizerPrograms.secondMoment(w);
+      moments.put(m, replace(moments.get(m), out.get(2 + n + i)));
+      moments.put(v, replace(moments.get(v), out.get(2 + 2 * n + i)));
+    }
+    double norm = out.get(0).toHost().getDouble(0);
+    boolean ok = out.get(1).toHost().getDouble(0) > 0.5;
+    out.get(0).close();
+    out.get(1).close();
+    if (ok) {
+      applied++;
+    }
+    return new StepResult(loss, norm, ok, lr, applied);
+  }
+
+  private Map<String, Shape> weightShapes() {
+    Map<String, Shape> shapes = new LinkedHashMap<>();
+    for (WeightSpec s : WeightSpec.layout(model.config())) {
+      shapes.put(s.name(), s.shape());
+    }
+    return shapes;
+  }
+
+  private static DeviceBuffer replace(DeviceBuffer old, DeviceBuffer fresh) {
+    if (old != null && old != fresh) {
+      old.close();
+    }
+    return fresh;
+  }
+
+  @Override
+  public void close() {
+    moments.values().forEach(DeviceBuffer::close);
+    moments.clear();
+  }
+}

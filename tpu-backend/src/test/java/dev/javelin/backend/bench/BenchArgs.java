@@ -1,0 +1,52 @@
+package dev.javelin.backend.bench;
+
+import java.util.Arrays;
+
+/** Command-line options of {@link ModelBenchmark}. */
+record BenchArgs(
+    String device,
+    String config,
+    String task,
+    int batch,
+    int seq,
+    int prompt,
+    int newTokens,
+    int iters) {
+
+  BenchArgs {
+    if (!config.equals("tiny") && !config.equals("small")) {
+      throw new IllegalArgumentException("--config must be tiny or small, got " + config);
+    }
+    if (!task.equals("train") && !task.equals("decode")) {
+      throw new IllegalArgumentException("--task must be train or decode, got " + task);
+    }
+    if (batch < 1 || seq < 2 || prompt < 1 || newTokens < 1 || iters < 1) {
+      throw new IllegalArgumentException("batch, seq, prompt, new and iters must be positive");
+    }
+  }
+
+  static BenchArgs parse(String[] argv) {
+    String device = "cpu";
+    String config = "tiny";
+    String task = "train";
+    int[] n = {64, 128, 16, 64, 3};
+    String[] keys = {"--batch", "--seq", "--prompt", "--new", "--iters"};
+    for (int i = 0; i + 1 < argv.length; i += 2) {
+      String k = argv[i];
+      String v = argv[i + 1];
+      switch (k) {
+        case "--device" -> device = v;
+        case "--config" -> config = v;
+        case "--task" -> task = v;
+        default -> {
+          int idx = Arrays.asList(keys).indexOf(k);
+          if (idx < 0) {
+            throw new IllegalArgumentException("unknown option " + k);
+          }
+          n[idx] = Integer.parseInt(v);
+        }
+      }
+    }
+    return new BenchArgs(device, config, task, n[0], n[1], n[2], n[3], n[4]);
+  }
+}

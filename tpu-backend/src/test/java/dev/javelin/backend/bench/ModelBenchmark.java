@@ -1,0 +1,179 @@
+package dev.javelin.backend.bench;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Device;
+import dev.javelin.backend.Devices;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.batch.TokenStats;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.cpu.CpuDevice;
+import dev.javelin.backend.graph.GraphBuilder;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.TokenLoss;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.runtime.PolicyModel;
+import dev.javelin.backend.runtime.PolicyTrainer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The Java side of bench/model-bench.sh: train-step and batched-decode throughput of the decoder on
+ * a device, printed as one JSON line per measurement (the same fields as tools/torch_bench.py).
+ *
+ * <p>Usage: {@code ModelBenchmark --device cpu --config tiny|small --task train|decode [--batch 64
+ * --seq 128 --prompt 16 --new 64 --iters 3]}
+ */
+public final class ModelBenchmark {
+  private ModelBenchmark() {}
+
+  public static void main(String[] argv) {
+    BenchArgs a = BenchArgs.parse(argv);
+    ModelConfig c =
+        (a.config().equals("small") ? ModelConfig.small() : ModelConfig.tiny())
+            .withMaxPositions(Math.max(a.seq(), a.prompt() + a.newTokens()) + 16);
+    try (Device device = Devices.open(a.device());
+        PolicyModel model = PolicyModel.of(device, ModelCheckpoint.random(c, 0, 0.02))) {
+      String line = a.task().equals("train") ? train(a, model) : decode(a, model);
+      System.out.println(line);
+    }
+  }
+
+  private static String train(BenchArgs a, PolicyModel model) {
+    ModelConfig c = model.config();
+    Random rng = new Random(1);
+    List<int[]> rows = new ArrayList<>();
+    for (int r = 0; r < a.batch(); r++) {
+      rows.add(rng.ints(a.seq(), 1, c.vocabSize()).toArray());
+    }
+    TokenBatch batch = TokenBatch.rightPadded(rows, a.seq());
+    int tb = model.bucket(a.seq());
+    float[] mask = new float[a.batch() * (tb - 1)];
+    for (int r = 0; r < a.batch(); r++) {
+      Arrays.fill(mask, r * (tb - 1), r * (tb - 1) + a.seq() - 1, 1f);
+    }
+    Map<String, Tensor> lossIn =
+        Map.of(
+            "response_mask",
+            new Tensor.F32(Shape.of(a.batch(), tb - 1), mask),
+            "inv_count",
+            Tensor.scalar(1f / (a.batch() * (a.seq() - 1))));
+    double[] times = new double[a.iters()];
+    long gemmNs = 0;
+    long allNs = 0;
+    try (PolicyTrainer trainer =
+        new PolicyTrainer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-5))) {
+      trainer.stepFused(batch, 1f, MEAN_NLL, lossIn); // compile + warm up
+      CpuDevice cpu = model.device() instanceof CpuDevice d ? d : null;
+      if (cpu != null) {
+        cpu.resetProfile();
+        cpu.setProfiling(true);
+      }
+      for (int i = 0; i < a.iters(); i++) {
+        long t0 = System.nanoTime();
+        trainer.stepFused(batch, 1f, MEAN_NLL, lossIn);
+        times[i] = (System.nanoTime() - t0) / 1e9;
+      }
+      if (cpu != null) {
+        cpu.setProfiling(false);
+        for (var e : cpu.profile().entrySet()) {
+          allNs += e.getValue();
+          if (e.getKey().contains("Gemm")) {
+            gemmNs += e.getValue();
+          }
+        }
+      }
+    }
+    double median = median(times);
+    double flops = trainFlops(c, a.batch(), tb) * a.iters();
+    return String.format(
+        Locale.ROOT,
+        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"batch\":%d,"
+            + "\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
+        a.device(),
+        a.config(),
+        a.batch(),
+        a.batch() * a.seq() / median,
+        Arrays.toString(times),
+        allNs == 0 ? Double.NaN : (double) gemmNs / allNs,
+        gemmNs == 0 ? Double.NaN : flops / gemmNs);
+  }
+
+  private static String decode(BenchArgs a, PolicyModel model) {
+    Random rng = new Random(2);
+    List<int[]> prompts = new ArrayList<>();
+    for (int r = 0; r < a.batch(); r++) {
+      prompts.add(rng.ints(a.prompt(), 1, model.config().vocabSize()).toArray());
+    }
+    model.generateGreedy(prompts, a.newTokens(), -1); // compile + warm up
+    HeapSampler heap = HeapSampler.start();
+    double[] times = new double[a.iters()];
+    for (int i = 0; i < a.iters(); i++) {
+      long t0 = System.nanoTime();
+      List<int[]> out = model.generateGreedy(prompts, a.newTokens(), -1);
+      times[i] = (System.nanoTime() - t0) / 1e9;
+      if (out.get(0).length != a.newTokens()) {
+        throw new IllegalStateException("generated " + out.get(0).length + " tokens");
+      }
+    }
+    HeapSampler.Stats h = heap.stop();
+    return String.format(
+        Locale.ROOT,
+        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"decode\",\"batch\":%d,"
+            + "\"tokens_per_s\":%.1f,\"times_s\":%s,\"heap_start_mb\":%d,\"heap_peak_mb\":%d,"
+            + "\"heap_end_mb\":%d}",
+        a.device(),
+        a.config(),
+        a.batch(),
+        a.batch() * a.newTokens() / median(times),
+        Arrays.toString(times),
+        h.startMb(),
+        h.peakMb(),
+        h.endMb());
+  }
+
+  /**
+   * Matrix-product FLOPs of one train step: 3 × forward (backward is two products per forward one).
+   * Forward per token: 2 × (projection + MLP weights) + 2·D·V for the head + 4·T·H·Dh for scores
+   * and context over all T keys.
+   */
+  static double trainFlops(ModelConfig c, int b, int t) {
+    double proj =
+        (double) c.hidden() * c.headDim() * (2 * c.heads() + 2 * c.kvHeads())
+            + 3.0 * c.hidden() * c.intermediate();
+    double perToken =
+        2 * proj * c.layers()
+            + 2.0 * c.hidden() * c.vocabSize()
+            + 4.0 * t * c.heads() * c.headDim() * c.layers();
+    return 3 * perToken * b * t;
+  }
+
+  private static double median(double[] xs) {
+    double[] s = xs.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  /** Mean negative log-likelihood of the masked tokens: {@code -Σ mask·logp · inv_count}. */
+  static final TokenLoss MEAN_NLL =
+      new TokenLoss() {
+        @Override
+        public String name() {
+          return "mean_nll";
+        }
+
+        @Override
+        public Node build(GraphBuilder g, TokenStats st) {
+          Node mask = g.parameter("response_mask", DType.F32, st.logp().shape());
+          Node inv = g.parameter("inv_count", DType.F32, Shape.scalar());
+          return g.neg(g.mul(g.reduceSum(g.mul(mask, st.logp()), 0, 1), inv));
+        }
+      };
+}
