@@ -1,7 +1,7 @@
 package dev.javelin.trainer;
 
 import dev.javelin.backend.Devices;
-import dev.javelin.trainer.engine.ActorTrainer;
+import dev.javelin.trainer.engine.PpoUpdater;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -20,7 +20,7 @@ public final class MicroTrainerFactory implements TrainerFactory {
     if (p.length != 3) {
       throw new IllegalArgumentException("spec must be seed,mini,micro");
     }
-    return ActorTrainer.owning(
+    return PpoUpdater.owning(
         Devices.open("cpu"),
         Fixtures.microCheckpoint(Long.parseLong(p[0])),
         Fixtures.klConfig(Integer.parseInt(p[1]), Integer.parseInt(p[2])));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Devices;
 import dev.javelin.trainer.codec.TrainerCodec;
-import dev.javelin.trainer.engine.ActorTrainer;
+import dev.javelin.trainer.engine.PpoUpdater;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.WeightSnapshot;
 import io.ray.api.ActorHandle;
@@ -80,7 +80,7 @@ class TrainerActorTest {
     assertTrue(e.getMessage().contains("micro-test"), e.getMessage());
     TrainerActor direct =
         new TrainerActor(
-            ActorTrainer.owning(
+            PpoUpdater.owning(
                 Devices.open("cpu"), Fixtures.microCheckpoint(5), Fixtures.config(8, 8)));
     assertThrows(IllegalArgumentException.class, () -> direct.update(new byte[] {1, 2, 3}));
     direct.close();

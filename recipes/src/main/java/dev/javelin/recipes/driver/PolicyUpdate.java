@@ -8,7 +8,7 @@ import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
-import dev.javelin.trainer.engine.ActorTrainer;
+import dev.javelin.trainer.engine.PpoUpdater;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,7 +73,7 @@ final class PolicyUpdate {
     List<TrainSample> ready = samples;
     Map<String, Double> m =
         new LinkedHashMap<>(timer.time("update_actor", () -> trainer.update(ready)));
-    Double old = m.remove(ActorTrainer.OLD_LOG_PROB_SECONDS); // π_old taken inside the update
+    Double old = m.remove(PpoUpdater.OLD_LOG_PROB_SECONDS); // π_old taken inside the update
     if (old != null) {
       timer.split("update_actor", "old_log_prob", old);
     }

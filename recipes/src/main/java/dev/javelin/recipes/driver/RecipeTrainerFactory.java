@@ -5,7 +5,7 @@ import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerFactory;
-import dev.javelin.trainer.engine.ActorTrainer;
+import dev.javelin.trainer.engine.PpoUpdater;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -33,7 +33,7 @@ public final class RecipeTrainerFactory implements TrainerFactory {
   /** The trainer for {@code recipe}, in this process. */
   public static Trainer create(RecipeConfig recipe) {
     int steps = Math.max(1, recipe.trainer().totalTrainingSteps());
-    return new ActorTrainer(
+    return new PpoUpdater(
         Devices.open(recipe.trainer().device()),
         ModelInit.initial(recipe),
         recipe.trainerConfig(steps));

@@ -71,7 +71,7 @@ public final class Workers implements AutoCloseable {
     Placement placement = cluster ? Placement.reserve(1 + n, device) : Placement.none();
     try {
       Trainer trainer =
-          RayTrainer.start(
+          RemoteTrainer.start(
               RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()), placement);
       RaySamplerPool.Spec spec =
           new RaySamplerPool.Spec(n, device, configJson, slots, recipe.trainer().maxRestarts());

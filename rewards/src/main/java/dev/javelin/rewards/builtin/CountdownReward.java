@@ -31,7 +31,7 @@ public record CountdownReward(double score, double formatScore) implements Rewar
 
   @Override
   public RewardResult score(RewardInput in) {
-    CountdownTask task = CountdownTask.from(in.groundTruth(), in.extraInfo());
+    CountdownPuzzle task = CountdownPuzzle.from(in.groundTruth(), in.extraInfo());
     String eq = lastAnswer(in.response());
     if (eq == null) {
       return new RewardResult(0.0, Extras.of(false, "", false));
@@ -40,7 +40,7 @@ public record CountdownReward(double score, double formatScore) implements Rewar
     return new RewardResult(ok ? score : formatScore, Extras.of(ok, eq, true));
   }
 
-  static boolean solves(String equation, CountdownTask task) {
+  static boolean solves(String equation, CountdownPuzzle task) {
     String eq = equation.strip();
     int equals = eq.indexOf('=');
     if (equals >= 0) {

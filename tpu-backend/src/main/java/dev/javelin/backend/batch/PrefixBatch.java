@@ -21,7 +21,7 @@ import java.util.Map;
  * <p>The outputs score the response tokens only: column j of row b is {@code log π(response_b[j] |
  * prompt, response_b[<j])}.
  */
-public final class PrefixBatch implements ScoredBatch {
+public final class PrefixBatch implements SequenceBatch {
   private final List<int[]> prompts; // G distinct prompts
   private final List<int[]> responses; // B responses
   private final int[] prefixRow; // (B)

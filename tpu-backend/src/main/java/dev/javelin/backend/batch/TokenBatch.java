@@ -13,7 +13,7 @@ import java.util.Map;
  * Right-padded token sequences: ids (B, T) i32 and attention mask (B, T) f32, 1 on real tokens.
  * Each row's real tokens come first (prompt then response); positions are 0..T-1.
  */
-public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements ScoredBatch {
+public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements SequenceBatch {
 
   public TokenBatch {
     if (ids.shape().rank() != 2 || !ids.shape().equals(mask.shape())) {
@@ -108,7 +108,7 @@ public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements ScoredBatch
 
   @Override
   public TokenBatch atBucket(ModelConfig c) {
-    return requireScorable().padTo(ScoredBatch.lengthBucket(c, length()));
+    return requireScorable().padTo(SequenceBatch.lengthBucket(c, length()));
   }
 
   @Override
@@ -131,6 +131,6 @@ public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements ScoredBatch
 
   @Override
   public int tokenRows(ModelConfig c) {
-    return batch() * ScoredBatch.lengthBucket(c, length());
+    return batch() * SequenceBatch.lengthBucket(c, length());
   }
 }

@@ -89,7 +89,7 @@ public final class TrainPrograms {
     return logProbsVjp(c, ModelPrograms.logProbs(c, b, t, p), withEntropy);
   }
 
-  /** As above for any program whose outputs are [logp, entropy] ({@link ScoredBatch}). */
+  /** As above for any program whose outputs are [logp, entropy] ({@link SequenceBatch}). */
   public static VjpPrograms logProbsVjp(ModelConfig c, Program logProbs, boolean withEntropy) {
     List<String> names = new ArrayList<>();
     for (WeightSpec s : WeightSpec.layout(c)) {

@@ -5,7 +5,7 @@ import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
@@ -28,9 +28,9 @@ import java.util.function.Supplier;
 
 /**
  * The policy on a device: weights held as device buffers between calls, and the programs the
- * framework runs (log-probs, prefill/decode, train steps via {@link PolicyTrainer}) compiled once
+ * framework runs (log-probs, prefill/decode, train steps via {@link PolicyOptimizer}) compiled once
  * per shape bucket. Sequence lengths are padded up to multiples of {@value
- * ScoredBatch#LENGTH_BUCKET}. Thread-confined.
+ * SequenceBatch#LENGTH_BUCKET}. Thread-confined.
  */
 public final class PolicyModel implements AutoCloseable {
   private final Device device;
@@ -109,8 +109,8 @@ public final class PolicyModel implements AutoCloseable {
    * Log-probs and entropies (B, C) of a batch's scored tokens at temperature τ: {@code batch.ids[:,
    * 1:]} for a {@link TokenBatch}, the response tokens for a {@link PrefixBatch}.
    */
-  public TokenLogProbs logProbs(ScoredBatch batch, float temperature) {
-    ScoredBatch at = batch.atBucket(config);
+  public TokenLogProbs logProbs(SequenceBatch batch, float temperature) {
+    SequenceBatch at = batch.atBucket(config);
     Executable exe = executable("logprobs_" + at.shapeKey(), () -> at.logProbsProgram(config));
     List<DeviceBuffer> out = run(exe, uploads(at, temperature));
     Tensor.F32 logp = (Tensor.F32) out.get(0).toHost();
@@ -140,7 +140,7 @@ public final class PolicyModel implements AutoCloseable {
    * The padded length for {@code t} tokens: the next multiple of the bucket, within the rope table.
    */
   public int bucket(int t) {
-    return ScoredBatch.lengthBucket(config, t);
+    return SequenceBatch.lengthBucket(config, t);
   }
 
   // ------------------------------------------------------------ package API
@@ -162,7 +162,7 @@ public final class PolicyModel implements AutoCloseable {
   }
 
   /** A batch's token inputs and the temperature, uploaded. Caller closes the uploads. */
-  Map<String, DeviceBuffer> uploads(ScoredBatch batch, float temperature) {
+  Map<String, DeviceBuffer> uploads(SequenceBatch batch, float temperature) {
     Map<String, DeviceBuffer> in = new HashMap<>();
     batch.tokenInputs().forEach((k, v) -> in.put(k, device.upload(v)));
     in.put(ModelPrograms.TEMPERATURE, device.upload(Tensor.scalar(temperature)));

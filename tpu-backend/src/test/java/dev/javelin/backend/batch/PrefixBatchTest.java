@@ -12,8 +12,8 @@ import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
-import dev.javelin.backend.runtime.PolicyTrainerTest;
+import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.runtime.PolicyOptimizerTest;
 import dev.javelin.backend.testing.RelError;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,19 +152,19 @@ class PrefixBatchTest {
     TokenBatch dense = pairs.dense();
     int t1 = dense.scoredColumns();
     ModelCheckpoint viaShared =
-        stepOnce(fx, shared, (i, stats) -> new PolicyTrainer.Cotangents(0, dLogp, dEnt));
+        stepOnce(fx, shared, (i, stats) -> new PolicyOptimizer.Cotangents(0, dLogp, dEnt));
     ModelCheckpoint viaDense =
         stepOnce(
             fx,
             dense,
             (i, stats) ->
-                new PolicyTrainer.Cotangents(
+                new PolicyOptimizer.Cotangents(
                     0, pairs.denseColumns(dLogp, t1), pairs.denseColumns(dEnt, t1)));
     for (WeightSpec s : WeightSpec.layout(fx.config())) {
       RelError.assertClose(
           s.name(),
-          PolicyTrainerTest.recoveredGradient(fx, viaDense, s),
-          PolicyTrainerTest.recoveredGradient(fx, viaShared, s),
+          PolicyOptimizerTest.recoveredGradient(fx, viaDense, s),
+          PolicyOptimizerTest.recoveredGradient(fx, viaShared, s),
           2e-3);
     }
   }
@@ -188,14 +188,14 @@ class PrefixBatchTest {
   }
 
   private static ModelCheckpoint stepOnce(
-      HfFixture fx, ScoredBatch batch, PolicyTrainer.HostLoss loss) {
+      HfFixture fx, SequenceBatch batch, PolicyOptimizer.HostLoss loss) {
     try (Device cpu = Devices.open("cpu");
         PolicyModel model = PolicyModel.of(cpu, fx.checkpoint());
-        PolicyTrainer t =
-            new PolicyTrainer(
+        PolicyOptimizer t =
+            new PolicyOptimizer(
                 model,
-                PolicyTrainerTest.INVERTIBLE,
-                new LrSchedule.Constant(PolicyTrainerTest.LR))) {
+                PolicyOptimizerTest.INVERTIBLE,
+                new LrSchedule.Constant(PolicyOptimizerTest.LR))) {
       t.step(List.of(batch), 0.7f, loss);
       return model.checkpoint();
     }

@@ -16,7 +16,7 @@ import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -68,8 +68,8 @@ public final class ModelBenchmark {
     double[] times = new double[a.iters()];
     long gemmNs = 0;
     long allNs = 0;
-    try (PolicyTrainer trainer =
-        new PolicyTrainer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-5))) {
+    try (PolicyOptimizer trainer =
+        new PolicyOptimizer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-5))) {
       trainer.stepFused(batch, 1f, MEAN_NLL, lossIn); // compile + warm up
       CpuDevice cpu = model.device() instanceof CpuDevice d ? d : null;
       if (cpu != null) {

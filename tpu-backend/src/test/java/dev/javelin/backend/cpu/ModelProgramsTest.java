@@ -2,7 +2,7 @@ package dev.javelin.backend.cpu;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.cpu.bench.ModelInputs;
+import dev.javelin.backend.cpu.bench.BenchModelInputs;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.ModelConfig;
@@ -48,7 +48,12 @@ class ModelProgramsTest {
   void fusedTrainStep() {
     Program p =
         TrainPrograms.fused(
-            MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+            MICRO,
+            B,
+            T,
+            MICRO.maxPositions(),
+            new BenchModelInputs.PgLoss(),
+            AdamWConfig.defaults());
     check(p, T);
   }
 
@@ -71,6 +76,6 @@ class ModelProgramsTest {
   }
 
   private static List<Tensor> inputs(Program p, int t) {
-    return ModelInputs.of(MICRO, p, t, SLOT);
+    return BenchModelInputs.of(MICRO, p, t, SLOT);
   }
 }

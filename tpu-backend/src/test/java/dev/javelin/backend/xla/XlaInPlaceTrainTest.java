@@ -13,7 +13,7 @@ import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link PolicyTrainer} on {@code xla:cpu} keeps the weights and AdamW moments on the device and
+ * {@link PolicyOptimizer} on {@code xla:cpu} keeps the weights and AdamW moments on the device and
  * updates them in place: 20 host-loss steps over two micro-batches follow the {@code cpu} engine's
  * loss curve, every weight and moment keeps its device address from step to step (the update
  * program's outputs alias its donated inputs), and a step moves only its batch across the host
@@ -36,10 +36,10 @@ class XlaInPlaceTrainTest {
   private static Path checkpoint;
 
   /** Token-mean NLL without an entropy term, so the backward takes only ∂L/∂logp. */
-  private static final PolicyTrainer.HostLoss NLL =
-      new PolicyTrainer.HostLoss() {
+  private static final PolicyOptimizer.HostLoss NLL =
+      new PolicyOptimizer.HostLoss() {
         @Override
-        public PolicyTrainer.Cotangents apply(int microBatch, TokenLogProbs stats) {
+        public PolicyOptimizer.Cotangents apply(int microBatch, TokenLogProbs stats) {
           return nll(microBatch, stats);
         }
 
@@ -67,14 +67,14 @@ class XlaInPlaceTrainTest {
     double[] onCpu = new double[STEPS];
     try (Device d = Devices.open("cpu");
         PolicyModel model = PolicyModel.load(d, checkpoint);
-        PolicyTrainer trainer = trainer(model)) {
+        PolicyOptimizer trainer = trainer(model)) {
       for (int s = 0; s < STEPS; s++) {
         onCpu[s] = trainer.step(microBatches(), 1f, NLL).loss();
       }
     }
     try (XlaDevice d = (XlaDevice) Devices.open("xla:cpu");
         PolicyModel model = PolicyModel.load(d, checkpoint);
-        PolicyTrainer trainer = trainer(model)) {
+        PolicyOptimizer trainer = trainer(model)) {
       Map<String, Long> where = addresses(model, trainer);
       long modelBytes = bytes(model.weightsOnDevice());
       for (int s = 0; s < STEPS; s++) {
@@ -104,11 +104,11 @@ class XlaInPlaceTrainTest {
         micro * 5L + 2, micro * (3 * tokens + 4 + cols) + 8, micro * 2L + 2, micro * 2 * cols + 8);
   }
 
-  private static PolicyTrainer trainer(PolicyModel model) {
-    return new PolicyTrainer(model, AdamWConfig.defaults(), new LrSchedule.Constant(3e-3));
+  private static PolicyOptimizer trainer(PolicyModel model) {
+    return new PolicyOptimizer(model, AdamWConfig.defaults(), new LrSchedule.Constant(3e-3));
   }
 
-  private static Map<String, Long> addresses(PolicyModel model, PolicyTrainer trainer) {
+  private static Map<String, Long> addresses(PolicyModel model, PolicyOptimizer trainer) {
     Map<String, Long> out = new LinkedHashMap<>();
     model.weightsOnDevice().forEach((k, b) -> out.put(k, ((XlaBuffer) b).deviceAddress()));
     trainer.momentsOnDevice().forEach((k, b) -> out.put(k, ((XlaBuffer) b).deviceAddress()));
@@ -135,7 +135,7 @@ class XlaInPlaceTrainTest {
   }
 
   /** Mean negative log-likelihood of each micro-batch's real tokens, summed over micro-batches. */
-  private static PolicyTrainer.Cotangents nll(int microBatch, TokenLogProbs stats) {
+  private static PolicyOptimizer.Cotangents nll(int microBatch, TokenLogProbs stats) {
     TokenBatch batch = microBatches().get(microBatch);
     Shape s = stats.logp().shape(); // (B, T-1)
     float[] mask = batch.mask().data(); // (B, T): targets are columns 1..T-1
@@ -157,6 +157,6 @@ class XlaInPlaceTrainTest {
         }
       }
     }
-    return new PolicyTrainer.Cotangents(loss, new Tensor.F32(s, d), null);
+    return new PolicyOptimizer.Cotangents(loss, new Tensor.F32(s, d), null);
   }
 }

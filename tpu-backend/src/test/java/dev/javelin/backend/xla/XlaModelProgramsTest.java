@@ -10,7 +10,7 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.cpu.bench.ModelInputs;
+import dev.javelin.backend.cpu.bench.BenchModelInputs;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
@@ -77,7 +77,7 @@ class XlaModelProgramsTest {
   @Test
   void twentyTrainStepsFollowTheCpuLossCurve() {
     Program program = trainStep();
-    List<Tensor> args = ModelInputs.of(MICRO, program, T, 0);
+    List<Tensor> args = BenchModelInputs.of(MICRO, program, T, 0);
     float[] onCpu = lossCurve(cpu, program, args, 20);
     float[] onXla = lossCurve(xla, program, args, 20);
     List<String> names = WeightSpec.layout(MICRO).stream().map(WeightSpec::name).toList();
@@ -94,7 +94,7 @@ class XlaModelProgramsTest {
 
   private static Program trainStep() {
     return TrainPrograms.fused(
-        MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+        MICRO, B, T, MICRO.maxPositions(), new BenchModelInputs.PgLoss(), AdamWConfig.defaults());
   }
 
   /**
@@ -152,7 +152,7 @@ class XlaModelProgramsTest {
   }
 
   private static void assertAgree(Program program, int t) {
-    List<Tensor> args = ModelInputs.of(MICRO, program, t, 5);
+    List<Tensor> args = BenchModelInputs.of(MICRO, program, t, 5);
     List<Tensor> expected = run(cpu, program, args);
     List<Tensor> actual = run(xla, program, args);
     assertEquals(expected.size(), actual.size());

@@ -8,7 +8,7 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.runtime.SlotDecoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +24,7 @@ import java.util.logging.Logger;
 
 /**
  * Benchmark, not a test: the paths the trainer and the samplers really take, on {@code cpu} and
- * {@code xla:cpu} with the same model and inputs. A train step is {@link PolicyTrainer#step} (VJP
+ * {@code xla:cpu} with the same model and inputs. A train step is {@link PolicyOptimizer#step} (VJP
  * split: log-probs down, host NLL cotangents up, backward, AdamW with weights and moments donated);
  * a decode step is {@link SlotDecoder#step} (KV cache donated). Prints median seconds and tokens/s,
  * the bytes a step moves across the host boundary on xla, each program's cold compile time, and the
@@ -124,7 +124,7 @@ public final class XlaPolicyBench {
       double[] times;
       Transfers moved;
       if (train) {
-        try (PolicyTrainer trainer = trainer(model)) {
+        try (PolicyOptimizer trainer = trainer(model)) {
           List<TokenBatch> batch = List.of(tokens(model.config(), z.rows(), z.length(), 7));
           trainer.step(batch, 1f, XlaTestFixtures::meanNll); // compile + warm up
           times = new double[z.repeats()];
@@ -172,7 +172,7 @@ public final class XlaPolicyBench {
     long start = System.nanoTime();
     try (XlaDevice d = XlaDevice.open("xla:cpu", plugin, Optional.of(cache));
         PolicyModel model = PolicyModel.of(d, weights);
-        PolicyTrainer trainer = trainer(model);
+        PolicyOptimizer trainer = trainer(model);
         SlotDecoder dec = SlotDecoder.open(model, z.rows(), z.prompt() + z.decodeSteps() + 1)) {
       trainer.step(
           List.of(tokens(model.config(), z.rows(), z.length(), 7)), 1f, XlaTestFixtures::meanNll);
@@ -181,8 +181,8 @@ public final class XlaPolicyBench {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private static PolicyTrainer trainer(PolicyModel model) {
-    return new PolicyTrainer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-4));
+  private static PolicyOptimizer trainer(PolicyModel model) {
+    return new PolicyOptimizer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-4));
   }
 
   private static int[] prefill(SlotDecoder dec, ModelConfig c, Sizes z) {

@@ -12,7 +12,7 @@ import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.testing.RelError;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,9 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The model façade that the sampler and trainer use ({@link PolicyModel}, {@link PolicyTrainer}) on
- * {@code xla:cpu} against {@code cpu}, with the committed qwen2-tiny checkpoint: log-probs, greedy
- * generation with the KV cache, and three host-loss train steps.
+ * The model façade that the sampler and trainer use ({@link PolicyModel}, {@link PolicyOptimizer})
+ * on {@code xla:cpu} against {@code cpu}, with the committed qwen2-tiny checkpoint: log-probs,
+ * greedy generation with the KV cache, and three host-loss train steps.
  */
 class XlaPolicyModelTest {
   private static final double TOL = 1e-4;
@@ -92,11 +92,11 @@ class XlaPolicyModelTest {
   private static double[] train(String spec) {
     try (Device d = Devices.open(spec);
         PolicyModel model = PolicyModel.load(d, checkpoint);
-        PolicyTrainer trainer =
-            new PolicyTrainer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-2))) {
+        PolicyOptimizer trainer =
+            new PolicyOptimizer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-2))) {
       double[] losses = new double[3];
       for (int s = 0; s < losses.length; s++) {
-        PolicyTrainer.StepResult r = trainer.step(List.of(batch()), 1f, XlaTestFixtures::meanNll);
+        PolicyOptimizer.StepResult r = trainer.step(List.of(batch()), 1f, XlaTestFixtures::meanNll);
         losses[s] = r.loss();
       }
       return losses;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenLogProbs;
-import dev.javelin.backend.runtime.PolicyTrainer;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -27,7 +27,7 @@ final class XlaTestFixtures {
   }
 
   /** Token-mean NLL over every position (rows are full length), no entropy term. */
-  static PolicyTrainer.Cotangents meanNll(int microBatch, TokenLogProbs stats) {
+  static PolicyOptimizer.Cotangents meanNll(int microBatch, TokenLogProbs stats) {
     Shape s = stats.logp().shape();
     float[] d = new float[s.intSize()];
     double loss = 0;
@@ -35,6 +35,6 @@ final class XlaTestFixtures {
       d[j] = -1f / d.length;
       loss -= stats.logp().data()[j] / d.length;
     }
-    return new PolicyTrainer.Cotangents(loss, new Tensor.F32(s, d), Tensor.F32.zeros(s));
+    return new PolicyOptimizer.Cotangents(loss, new Tensor.F32(s, d), Tensor.F32.zeros(s));
   }
 }

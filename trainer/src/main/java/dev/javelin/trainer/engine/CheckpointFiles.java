@@ -9,7 +9,7 @@ import dev.javelin.backend.checkpoint.safetensors.SafetensorsWriter;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.trainer.TrainerState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,7 +36,7 @@ final class CheckpointFiles {
   static void save(
       Path dir,
       PolicyModel model,
-      PolicyTrainer optimizer,
+      PolicyOptimizer optimizer,
       String modelType,
       Map<String, String> extra) {
     model.save(dir, modelType, StorageType.F32);
@@ -58,7 +58,7 @@ final class CheckpointFiles {
     }
   }
 
-  static TrainerState load(Path dir, PolicyModel model, PolicyTrainer optimizer) {
+  static TrainerState load(Path dir, PolicyModel model, PolicyOptimizer optimizer) {
     TrainerState state = readState(dir.resolve(STATE));
     Map<String, Tensor.F32> loaded = new LinkedHashMap<>();
     try (SafetensorsFile f = SafetensorsFile.open(dir.resolve("model.safetensors"))) {

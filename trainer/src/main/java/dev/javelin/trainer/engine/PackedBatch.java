@@ -3,13 +3,13 @@ package dev.javelin.trainer.engine;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.PrefixBatch;
-import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.model.ModelConfig;
 import java.util.List;
 
 /**
- * Prompt+response pairs in the layout the model runs fastest ({@link ScoredBatch#pack}: each
+ * Prompt+response pairs in the layout the model runs fastest ({@link SequenceBatch#pack}: each
  * distinct prompt once when responses share prompts, else dense rows), and the maps between the
  * model's scored columns and the loss's response columns.
  *
@@ -19,12 +19,12 @@ import java.util.List;
  * longest response, or wider), the layout of {@link dev.javelin.grpo.PolicyBatch}.
  */
 final class PackedBatch {
-  private final ScoredBatch tokens;
+  private final SequenceBatch tokens;
   private final int[] first; // (B) model column of each row's first response token
   private final int[] responseLengths; // (B)
   private final int maxResponse;
 
-  private PackedBatch(ScoredBatch tokens, List<int[]> prompts, List<int[]> responses) {
+  private PackedBatch(SequenceBatch tokens, List<int[]> prompts, List<int[]> responses) {
     this.tokens = tokens;
     int b = responses.size();
     this.first = new int[b];
@@ -40,10 +40,10 @@ final class PackedBatch {
 
   /** Packs rows of {@code prompts.get(i)} followed by {@code responses.get(i)}. */
   static PackedBatch of(List<int[]> prompts, List<int[]> responses, ModelConfig c) {
-    return new PackedBatch(ScoredBatch.pack(prompts, responses, c), prompts, responses);
+    return new PackedBatch(SequenceBatch.pack(prompts, responses, c), prompts, responses);
   }
 
-  ScoredBatch tokens() {
+  SequenceBatch tokens() {
     return tokens;
   }
 

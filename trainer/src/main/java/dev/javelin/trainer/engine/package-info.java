@@ -1,5 +1,5 @@
 /**
- * The trainer over the device backend: {@link dev.javelin.trainer.engine.ActorTrainer} and its
- * pieces (token packing, mini-batch arrays with rollout correction, metrics, checkpoint files).
+ * The trainer over the device backend: {@link dev.javelin.trainer.engine.PpoUpdater} and its pieces
+ * (token packing, mini-batch arrays with rollout correction, metrics, checkpoint files).
  */
 package dev.javelin.trainer.engine;

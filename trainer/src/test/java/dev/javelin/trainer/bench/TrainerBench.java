@@ -12,7 +12,7 @@ import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerConfig;
-import dev.javelin.trainer.engine.ActorTrainer;
+import dev.javelin.trainer.engine.PpoUpdater;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,7 +52,7 @@ public final class TrainerBench {
     double[] upd = new double[steps];
     double[] sft = new double[steps];
     try (Device d = Devices.open("cpu");
-        ActorTrainer t = new ActorTrainer(d, init, cfg)) {
+        PpoUpdater t = new PpoUpdater(d, init, cfg)) {
       for (int i = -warm; i < steps; i++) {
         List<TrainSample> batch = batch(i + 1000);
         long t0 = System.nanoTime();

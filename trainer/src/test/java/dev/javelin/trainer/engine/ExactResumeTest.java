@@ -61,10 +61,10 @@ class ExactResumeTest {
     ModelCheckpoint weightsA;
     Map<String, Tensor> momentsA;
     try (Device device = Devices.open("cpu");
-        ActorTrainer a = new ActorTrainer(device, INITIAL, config())) {
+        PpoUpdater a = new PpoUpdater(device, INITIAL, config())) {
       Map<String, Double> m = null;
       for (int step = 1; step <= 4; step++) {
-        m = ActorTrainerTest.grpoStep(a, batchFor(step));
+        m = PpoUpdaterTest.grpoStep(a, batchFor(step));
         if (step == 2) {
           int s = step;
           ckpt.save(step, dir -> a.saveCheckpoint(dir, Map.of("global_step", Integer.toString(s))));
@@ -86,13 +86,13 @@ class ExactResumeTest {
     assertEquals(INITIAL.config(), ModelCheckpoint.load(saved).config());
 
     try (Device device = Devices.open("cpu");
-        ActorTrainer b = new ActorTrainer(device, INITIAL, config())) {
+        PpoUpdater b = new PpoUpdater(device, INITIAL, config())) {
       TrainerState state = b.loadCheckpoint(saved);
       assertEquals(8, state.optimizerSteps());
       int resumeAt = Integer.parseInt(state.extra().get("global_step")) + 1;
       Map<String, Double> m = null;
       for (int step = resumeAt; step <= 4; step++) {
-        m = ActorTrainerTest.grpoStep(b, batchFor(step));
+        m = PpoUpdaterTest.grpoStep(b, batchFor(step));
       }
       assertEquals(lastA, m);
       ModelCheckpoint weightsB = b.policyCheckpoint();
@@ -109,7 +109,7 @@ class ExactResumeTest {
   @Test
   void aCheckpointOfAnotherModelIsRefused() throws Exception {
     try (Device device = Devices.open("cpu");
-        ActorTrainer a = new ActorTrainer(device, INITIAL, config())) {
+        PpoUpdater a = new PpoUpdater(device, INITIAL, config())) {
       Path dir = root.resolve("global_step_1");
       Files.createDirectories(dir);
       a.saveCheckpoint(dir, Map.of());
@@ -122,7 +122,7 @@ class ExactResumeTest {
     }
   }
 
-  private static Map<String, Tensor> optimizerState(ActorTrainer t) {
+  private static Map<String, Tensor> optimizerState(PpoUpdater t) {
     return t.optimizerState();
   }
 }

@@ -54,7 +54,7 @@ final class Parser {
         nodes.add(new Node.Text(t.text()));
         at++;
       } else if (segment instanceof Segment.Output o) {
-        ExprParser p = new ExprParser(o.tokens(), 0);
+        TemplateExprParser p = new TemplateExprParser(o.tokens(), 0);
         Expr expr = p.expression();
         p.expectEnd();
         nodes.add(new Node.Output(expr));
@@ -85,7 +85,7 @@ final class Parser {
 
   private Node statement(Segment.Statement s) {
     String keyword = keyword(s);
-    ExprParser p = new ExprParser(s.tokens(), 1);
+    TemplateExprParser p = new TemplateExprParser(s.tokens(), 1);
     return switch (keyword) {
       case "if" -> ifNode(p);
       case "for" -> forNode(p, s.line());
@@ -99,7 +99,7 @@ final class Parser {
     };
   }
 
-  private Node ifNode(ExprParser p) {
+  private Node ifNode(TemplateExprParser p) {
     List<Node.Branch> branches = new ArrayList<>();
     Expr test = p.expression();
     p.expectEnd();
@@ -107,7 +107,7 @@ final class Parser {
       List<Node> body = body(Set.of("elif", "else", "endif"));
       branches.add(new Node.Branch(test, body));
       Segment.Statement end = (Segment.Statement) segments.get(at++);
-      ExprParser q = new ExprParser(end.tokens(), 1);
+      TemplateExprParser q = new TemplateExprParser(end.tokens(), 1);
       switch (keyword(end)) {
         case "elif" -> {
           test = q.expression();
@@ -127,7 +127,7 @@ final class Parser {
     }
   }
 
-  private Node forNode(ExprParser p, int line) {
+  private Node forNode(TemplateExprParser p, int line) {
     List<String> targets = new ArrayList<>();
     targets.add(p.expectName());
     while (p.peek().isOp(",")) {
@@ -156,7 +156,7 @@ final class Parser {
     return new Node.For(targets, iterable, filter, body, otherwise);
   }
 
-  private Node setNode(ExprParser p, int line) {
+  private Node setNode(TemplateExprParser p, int line) {
     String name = p.expectName();
     String attr = null;
     if (p.peek().isOp(".")) {

@@ -24,9 +24,9 @@ final class TrainStepProfile {
   static void run(CpuDevice cpu, ModelConfig c, String label, int b, int t) {
     Program p =
         TrainPrograms.fused(
-            c, b, t, c.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+            c, b, t, c.maxPositions(), new BenchModelInputs.PgLoss(), AdamWConfig.defaults());
     List<DeviceBuffer> args = new ArrayList<>();
-    for (Tensor x : ModelInputs.of(c, p, t, 0)) {
+    for (Tensor x : BenchModelInputs.of(c, p, t, 0)) {
       args.add(cpu.upload(x));
     }
     long compile0 = System.nanoTime();

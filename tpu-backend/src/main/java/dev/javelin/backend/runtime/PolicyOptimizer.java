@@ -5,7 +5,7 @@ import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.graph.VjpPrograms;
@@ -36,15 +36,15 @@ import java.util.Map;
  * a step holds one copy of the model and its optimizer state, and only tokens, masks, cotangents
  * and scalars cross the host boundary.
  */
-public final class PolicyTrainer implements AutoCloseable {
+public final class PolicyOptimizer implements AutoCloseable {
 
   /** What one optimizer step did. {@code step} counts applied updates after this one. */
   public record StepResult(double loss, double gradNorm, boolean applied, double lr, long step) {}
 
   /**
    * A host loss value and its cotangents {@code ∂L/∂logp}, {@code ∂L/∂H}, each (B, C) like the
-   * batch's {@linkplain ScoredBatch#scoredColumns scored columns}; {@code dEntropy} is ignored when
-   * the loss says it {@linkplain HostLoss#usesEntropy does not use} H.
+   * batch's {@linkplain SequenceBatch#scoredColumns scored columns}; {@code dEntropy} is ignored
+   * when the loss says it {@linkplain HostLoss#usesEntropy does not use} H.
    */
   public record Cotangents(double loss, Tensor.F32 dLogp, Tensor.F32 dEntropy) {}
 
@@ -66,7 +66,7 @@ public final class PolicyTrainer implements AutoCloseable {
   private final Map<String, VjpPrograms> splits = new HashMap<>();
   private long applied;
 
-  public PolicyTrainer(PolicyModel model, AdamWConfig config, LrSchedule schedule) {
+  public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule) {
     this.model = model;
     this.config = config;
     this.schedule = schedule;
@@ -88,12 +88,12 @@ public final class PolicyTrainer implements AutoCloseable {
    * (for a mean over all tokens of the global batch, scale each micro-batch's cotangents by it).
    */
   public StepResult step(
-      List<? extends ScoredBatch> microBatches, float temperature, HostLoss loss) {
+      List<? extends SequenceBatch> microBatches, float temperature, HostLoss loss) {
     double total = 0;
     List<DeviceBuffer> acc = null;
     for (int i = 0; i < microBatches.size(); i++) {
-      ScoredBatch batch = microBatches.get(i);
-      ScoredBatch at = batch.atBucket(model.config());
+      SequenceBatch batch = microBatches.get(i);
+      SequenceBatch at = batch.atBucket(model.config());
       boolean entropy = loss.usesEntropy();
       String key = at.shapeKey() + (entropy ? "_H" : "");
       VjpPrograms split =

@@ -2,14 +2,14 @@ package dev.javelin.trainer.engine;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.runtime.PolicyTrainer;
-import dev.javelin.backend.runtime.PolicyTrainer.Cotangents;
-import dev.javelin.backend.runtime.PolicyTrainer.HostLoss;
-import dev.javelin.backend.runtime.PolicyTrainer.StepResult;
+import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.runtime.PolicyOptimizer.Cotangents;
+import dev.javelin.backend.runtime.PolicyOptimizer.HostLoss;
+import dev.javelin.backend.runtime.PolicyOptimizer.StepResult;
 import dev.javelin.grpo.ActorLoss;
 import dev.javelin.grpo.LossResult;
 import dev.javelin.grpo.PolicyBatch;
@@ -36,32 +36,32 @@ import java.util.function.Function;
  * <p>Shapes: micro-batches all hold {@code microBatchSize} rows and the model pads lengths to
  * buckets, so a run compiles a handful of programs once and reuses them every step.
  */
-public final class ActorTrainer implements Trainer {
+public final class PpoUpdater implements Trainer {
   private final TrainerConfig config;
   private final PolicyModel policy;
   private final PolicyModel reference;
-  private final PolicyTrainer optimizer;
+  private final PolicyOptimizer optimizer;
   private final Device ownedDevice;
 
   /**
    * Starts from {@code initial}; the reference policy (if any) stays at {@code initial}. The caller
    * keeps owning {@code device}.
    */
-  public ActorTrainer(Device device, ModelCheckpoint initial, TrainerConfig config) {
+  public PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config) {
     this(device, initial, config, false);
   }
 
   /** Like the constructor, but {@link #close} also closes {@code device} (for factories). */
-  public static ActorTrainer owning(Device device, ModelCheckpoint initial, TrainerConfig config) {
-    return new ActorTrainer(device, initial, config, true);
+  public static PpoUpdater owning(Device device, ModelCheckpoint initial, TrainerConfig config) {
+    return new PpoUpdater(device, initial, config, true);
   }
 
-  private ActorTrainer(Device device, ModelCheckpoint initial, TrainerConfig config, boolean own) {
+  private PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config, boolean own) {
     this.ownedDevice = own ? device : null;
     this.config = config;
     this.policy = PolicyModel.of(device, initial);
     this.reference = config.useReference() ? PolicyModel.of(device, initial) : null;
-    this.optimizer = new PolicyTrainer(policy, config.optimizer(), config.schedule());
+    this.optimizer = new PolicyOptimizer(policy, config.optimizer(), config.schedule());
   }
 
   public TrainerConfig config() {
@@ -143,7 +143,7 @@ public final class ActorTrainer implements Trainer {
     int micro = config.microBatchSize();
     int width = mb.width();
     List<PackedBatch> packs = new ArrayList<>();
-    List<ScoredBatch> tokens = new ArrayList<>();
+    List<SequenceBatch> tokens = new ArrayList<>();
     for (int from = 0; from < samples.size(); from += micro) {
       PackedBatch p =
           pack(
@@ -198,7 +198,7 @@ public final class ActorTrainer implements Trainer {
     }
     double scale = 1.0 / n; // token-mean over the whole step's responses
     List<PackedBatch> packs = new ArrayList<>();
-    List<ScoredBatch> tokens = new ArrayList<>();
+    List<SequenceBatch> tokens = new ArrayList<>();
     int micro = config.microBatchSize();
     for (int from = 0; from < examples.size(); from += micro) {
       List<SftExample> part = examples.subList(from, Math.min(examples.size(), from + micro));

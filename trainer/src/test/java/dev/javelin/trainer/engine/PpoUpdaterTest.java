@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class ActorTrainerTest {
+class PpoUpdaterTest {
   private static Device device;
   private static final ModelCheckpoint INITIAL = Fixtures.microCheckpoint(7);
 
@@ -42,7 +42,7 @@ class ActorTrainerTest {
   }
 
   /** VeRL's order: old (and ref) log-probs first, then the update. */
-  static Map<String, Double> grpoStep(ActorTrainer t, List<TrainSample> batch) {
+  static Map<String, Double> grpoStep(PpoUpdater t, List<TrainSample> batch) {
     float[][] old = t.logProbs(batch, PolicyRole.ACTOR);
     float[][] ref = t.config().useReference() ? t.logProbs(batch, PolicyRole.REFERENCE) : null;
     List<TrainSample> ready = new ArrayList<>();
@@ -70,9 +70,9 @@ class ActorTrainerTest {
   @Test
   void logProbsMatchTheModelAndDoNotDependOnBatching() {
     List<TrainSample> batch = Fixtures.batch(11, 3, 4); // 12 samples, ragged lengths
-    try (ActorTrainer whole = new ActorTrainer(device, INITIAL, Fixtures.config(12, 12));
-        ActorTrainer oneByOne =
-            new ActorTrainer(device, INITIAL, Fixtures.config(12, 12).withMicroBatchSize(1));
+    try (PpoUpdater whole = new PpoUpdater(device, INITIAL, Fixtures.config(12, 12));
+        PpoUpdater oneByOne =
+            new PpoUpdater(device, INITIAL, Fixtures.config(12, 12).withMicroBatchSize(1));
         PolicyModel model = PolicyModel.of(device, INITIAL)) {
       float[][] a = whole.logProbs(batch, PolicyRole.ACTOR);
       float[][] b = oneByOne.logProbs(batch, PolicyRole.ACTOR);
@@ -110,8 +110,8 @@ class ActorTrainerTest {
     TrainerConfig c =
         new TrainerConfig(
             1, 8, 4, 4, 1.0, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
-    try (ActorTrainer ppo = new ActorTrainer(device, INITIAL, c);
-        ActorTrainer sft = new ActorTrainer(device, INITIAL, c)) {
+    try (PpoUpdater ppo = new PpoUpdater(device, INITIAL, c);
+        PpoUpdater sft = new PpoUpdater(device, INITIAL, c)) {
       Map<String, Double> m = grpoStep(ppo, batch);
       Map<String, Double> s = sft.sftStep(examples);
       assertEquals(-1.0, m.get("actor/pg_loss"), 1e-5);
@@ -129,8 +129,8 @@ class ActorTrainerTest {
     TrainerConfig c =
         new TrainerConfig(
             1, 8, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
-    try (ActorTrainer recomputed = new ActorTrainer(device, INITIAL, c);
-        ActorTrainer skipped = new ActorTrainer(device, INITIAL, c)) {
+    try (PpoUpdater recomputed = new PpoUpdater(device, INITIAL, c);
+        PpoUpdater skipped = new PpoUpdater(device, INITIAL, c)) {
       assertTrue(skipped.isOnPolicy(batch.size()));
       Map<String, Double> a = grpoStep(recomputed, batch);
       Map<String, Double> b = skipped.update(batch);
@@ -138,7 +138,7 @@ class ActorTrainerTest {
       assertEquals(0.0, b.get("actor/ppo_kl"), 0.0);
       assertWeightsClose(recomputed.policyCheckpoint(), skipped.policyCheckpoint(), 1e-6);
     }
-    try (ActorTrainer t = new ActorTrainer(device, INITIAL, c.withEpochs(2, false))) {
+    try (PpoUpdater t = new PpoUpdater(device, INITIAL, c.withEpochs(2, false))) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> t.update(batch));
       assertTrue(e.getMessage().contains("oldLogProbs"), e.getMessage());
@@ -154,15 +154,15 @@ class ActorTrainerTest {
         new TrainerConfig(
             1, 4, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
     assertTrue(c.oldLogProbsInUpdate());
-    try (ActorTrainer recomputed = new ActorTrainer(device, INITIAL, c);
-        ActorTrainer inUpdate = new ActorTrainer(device, INITIAL, c)) {
+    try (PpoUpdater recomputed = new PpoUpdater(device, INITIAL, c);
+        PpoUpdater inUpdate = new PpoUpdater(device, INITIAL, c)) {
       assertFalse(inUpdate.isOnPolicy(batch.size()));
       Map<String, Double> a = grpoStep(recomputed, batch);
       Map<String, Double> b = inUpdate.update(batch);
       assertEquals(a.get("actor/pg_loss"), b.get("actor/pg_loss"), 1e-6);
       assertEquals(a.get("actor/ppo_kl"), b.get("actor/ppo_kl"), 1e-6);
-      assertTrue(b.get(ActorTrainer.OLD_LOG_PROB_SECONDS) > 0, b.toString());
-      assertFalse(a.containsKey(ActorTrainer.OLD_LOG_PROB_SECONDS), a.toString());
+      assertTrue(b.get(PpoUpdater.OLD_LOG_PROB_SECONDS) > 0, b.toString());
+      assertFalse(a.containsKey(PpoUpdater.OLD_LOG_PROB_SECONDS), a.toString());
       assertWeightsClose(recomputed.policyCheckpoint(), inUpdate.policyCheckpoint(), 1e-6);
     }
   }
@@ -173,7 +173,7 @@ class ActorTrainerTest {
     Map<String, Double> reference = null;
     ModelCheckpoint referenceWeights = null;
     for (int micro : new int[] {8, 4, 1}) {
-      try (ActorTrainer t = new ActorTrainer(device, INITIAL, Fixtures.klConfig(8, micro))) {
+      try (PpoUpdater t = new PpoUpdater(device, INITIAL, Fixtures.klConfig(8, micro))) {
         grpoStep(t, batch);
         Map<String, Double> m = grpoStep(t, batch); // second step: ratio ≠ 1, KL ≠ 0
         if (reference == null) {
@@ -194,7 +194,7 @@ class ActorTrainerTest {
   @Test
   void updatesRaiseTheLikelihoodOfRewardedResponses() {
     List<TrainSample> batch = Fixtures.batch(41, 4, 4);
-    try (ActorTrainer t = new ActorTrainer(device, INITIAL, Fixtures.config(16, 8))) {
+    try (PpoUpdater t = new PpoUpdater(device, INITIAL, Fixtures.config(16, 8))) {
       float[][] before = t.logProbs(batch, PolicyRole.ACTOR);
       for (int i = 0; i < 5; i++) {
         grpoStep(t, batch);
@@ -218,7 +218,7 @@ class ActorTrainerTest {
   @Test
   void theReferencePolicyStaysFrozen() {
     List<TrainSample> batch = Fixtures.batch(51, 2, 4);
-    try (ActorTrainer t = new ActorTrainer(device, INITIAL, Fixtures.klConfig(8, 4))) {
+    try (PpoUpdater t = new PpoUpdater(device, INITIAL, Fixtures.klConfig(8, 4))) {
       float[][] ref0 = t.logProbs(batch, PolicyRole.REFERENCE);
       grpoStep(t, batch);
       float[][] ref1 = t.logProbs(batch, PolicyRole.REFERENCE);
@@ -232,7 +232,7 @@ class ActorTrainerTest {
 
   @Test
   void snapshotsCarryTheCurrentWeights() {
-    try (ActorTrainer t = new ActorTrainer(device, INITIAL, Fixtures.config(8, 8))) {
+    try (PpoUpdater t = new PpoUpdater(device, INITIAL, Fixtures.config(8, 8))) {
       grpoStep(t, Fixtures.batch(61, 2, 4));
       WeightSnapshot s = t.snapshot(3, WireType.F32);
       assertEquals(3, s.version());
@@ -244,7 +244,7 @@ class ActorTrainerTest {
 
   @Test
   void badBatchesFailWithTheKeyToFix() {
-    try (ActorTrainer t = new ActorTrainer(device, INITIAL, Fixtures.config(8, 4))) {
+    try (PpoUpdater t = new PpoUpdater(device, INITIAL, Fixtures.config(8, 4))) {
       List<TrainSample> twelve = Fixtures.batch(71, 3, 4);
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> t.update(twelve));

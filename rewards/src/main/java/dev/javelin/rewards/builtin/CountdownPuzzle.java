@@ -10,10 +10,10 @@ import java.util.Map;
  * @param target the value to reach
  * @param numbers the numbers to use (a multiset)
  */
-record CountdownTask(long target, List<Long> numbers) {
+record CountdownPuzzle(long target, List<Long> numbers) {
 
   /** Freezes the numbers. */
-  CountdownTask {
+  CountdownPuzzle {
     numbers = List.copyOf(numbers);
   }
 
@@ -21,7 +21,7 @@ record CountdownTask(long target, List<Long> numbers) {
    * Reads the task from {@code extraInfo} ({@code target}, {@code numbers} or {@code nums}) or,
    * failing that, from a ground truth like {@code {"target": 24, "numbers": [3, 4, 6, 1]}}.
    */
-  static CountdownTask from(String groundTruth, Map<String, Object> extraInfo) {
+  static CountdownPuzzle from(String groundTruth, Map<String, Object> extraInfo) {
     Object t = extraInfo.get("target");
     Object n = extraInfo.containsKey("numbers") ? extraInfo.get("numbers") : extraInfo.get("nums");
     if (t instanceof Number tn && n instanceof List<?> list) {
@@ -32,7 +32,7 @@ record CountdownTask(long target, List<Long> numbers) {
         }
         nums.add(num.longValue());
       }
-      return new CountdownTask(tn.longValue(), nums);
+      return new CountdownPuzzle(tn.longValue(), nums);
     }
     return parse(groundTruth);
   }
@@ -40,7 +40,7 @@ record CountdownTask(long target, List<Long> numbers) {
   /**
    * Parses {@code "target": N} and {@code "numbers"|"nums": [a, b, ...]} out of a JSON-like text.
    */
-  static CountdownTask parse(String gt) {
+  static CountdownPuzzle parse(String gt) {
     Long target = numberAfter(gt, "target");
     int key = gt.indexOf("numbers");
     if (key < 0) {
@@ -60,7 +60,7 @@ record CountdownTask(long target, List<Long> numbers) {
         nums.add(parseLong(p, gt));
       }
     }
-    return new CountdownTask(target, nums);
+    return new CountdownPuzzle(target, nums);
   }
 
   private static Long numberAfter(String gt, String key) {

@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Random;
 
 /** Plausible inputs for the model programs, chosen by parameter name, for tests and benchmarks. */
-public final class ModelInputs {
-  private ModelInputs() {}
+public final class BenchModelInputs {
+  private BenchModelInputs() {}
 
   /**
    * One tensor per parameter of {@code program}; {@code t} is its token count (1 for decode) and

@@ -8,7 +8,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.batch.ScoredBatch;
+import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.batch.TokenStats;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * AdamW's first step is {@code Δw = -η g / (|g| + 1)}, so the gradient can be read back from the
  * weights exactly: {@code g = r / (1 - |r|)} with {@code r = -Δw / η}.
  */
-public class PolicyTrainerTest {
+public class PolicyOptimizerTest {
   public static final AdamWConfig INVERTIBLE =
       new AdamWConfig(0.9, 0.999, 1.0, 0.0, Double.POSITIVE_INFINITY);
   public static final double LR = 0.1;
@@ -44,8 +44,9 @@ public class PolicyTrainerTest {
     List<TokenBatch> micro = List.of(rows(fx, 0, 2), rows(fx, 2, 3));
     try (Device ref = Devices.open("ref");
         PolicyModel model = PolicyModel.of(ref, fx.checkpoint());
-        PolicyTrainer trainer = new PolicyTrainer(model, INVERTIBLE, new LrSchedule.Constant(LR))) {
-      PolicyTrainer.StepResult r =
+        PolicyOptimizer trainer =
+            new PolicyOptimizer(model, INVERTIBLE, new LrSchedule.Constant(LR))) {
+      PolicyOptimizer.StepResult r =
           trainer.step(
               micro,
               fx.scalar("temperature"),
@@ -63,7 +64,7 @@ public class PolicyTrainerTest {
                   loss += m * (-stats.logp().data()[j] + c * stats.entropy().data()[j]) / count;
                 }
                 Shape s = Shape.of(b, t);
-                return new PolicyTrainer.Cotangents(
+                return new PolicyOptimizer.Cotangents(
                     loss, new Tensor.F32(s, dLogp), new Tensor.F32(s, dEnt));
               });
       assertTrue(r.applied());
@@ -79,7 +80,7 @@ public class PolicyTrainerTest {
     Tensor.F32 resp = (Tensor.F32) fx.get("response_mask");
     float c = fx.scalar("ent_coef");
     TokenBatch batch = rows(fx, 0, fx.batch());
-    int tb = ScoredBatch.LENGTH_BUCKET;
+    int tb = SequenceBatch.LENGTH_BUCKET;
     TokenLoss loss =
         new TokenLoss() {
           @Override
@@ -101,8 +102,9 @@ public class PolicyTrainerTest {
             "inv_count", Tensor.scalar((float) (1 / sum(resp.data()))));
     try (Device ref = Devices.open("ref");
         PolicyModel model = PolicyModel.of(ref, fx.checkpoint());
-        PolicyTrainer trainer = new PolicyTrainer(model, INVERTIBLE, new LrSchedule.Constant(LR))) {
-      PolicyTrainer.StepResult r =
+        PolicyOptimizer trainer =
+            new PolicyOptimizer(model, INVERTIBLE, new LrSchedule.Constant(LR))) {
+      PolicyOptimizer.StepResult r =
           trainer.stepFused(batch, fx.scalar("temperature"), loss, lossInputs);
       assertTrue(r.applied());
       assertEquals(fx.get("loss").getDouble(0), r.loss(), 1e-4 * Math.abs(r.loss()));
@@ -116,15 +118,15 @@ public class PolicyTrainerTest {
     Tensor.F32 resp = (Tensor.F32) fx.get("response_mask");
     float inv = (float) (1 / sum(resp.data()));
     TokenBatch batch = rows(fx, 0, fx.batch());
-    PolicyTrainer.HostLoss nll =
-        new PolicyTrainer.HostLoss() {
+    PolicyOptimizer.HostLoss nll =
+        new PolicyOptimizer.HostLoss() {
           @Override
-          public PolicyTrainer.Cotangents apply(int i, TokenLogProbs stats) {
+          public PolicyOptimizer.Cotangents apply(int i, TokenLogProbs stats) {
             float[] d = new float[resp.data().length];
             for (int j = 0; j < d.length; j++) {
               d[j] = -resp.data()[j] * inv;
             }
-            return new PolicyTrainer.Cotangents(0, new Tensor.F32(resp.shape(), d), null);
+            return new PolicyOptimizer.Cotangents(0, new Tensor.F32(resp.shape(), d), null);
           }
 
           @Override
@@ -146,12 +148,12 @@ public class PolicyTrainerTest {
             return g.mul(g.neg(sum), g.full(sum, inv));
           }
         };
-    int tb = ScoredBatch.LENGTH_BUCKET;
+    int tb = SequenceBatch.LENGTH_BUCKET;
     try (Device ref = Devices.open("ref");
         PolicyModel a = PolicyModel.of(ref, fx.checkpoint());
         PolicyModel b = PolicyModel.of(ref, fx.checkpoint());
-        PolicyTrainer ta = new PolicyTrainer(a, INVERTIBLE, new LrSchedule.Constant(LR));
-        PolicyTrainer tb2 = new PolicyTrainer(b, INVERTIBLE, new LrSchedule.Constant(LR))) {
+        PolicyOptimizer ta = new PolicyOptimizer(a, INVERTIBLE, new LrSchedule.Constant(LR));
+        PolicyOptimizer tb2 = new PolicyOptimizer(b, INVERTIBLE, new LrSchedule.Constant(LR))) {
       ta.step(List.of(batch), fx.scalar("temperature"), nll);
       tb2.stepFused(
           batch,

@@ -14,13 +14,13 @@ import java.util.Set;
  * .a [k] (args)} and filters/tests ({@code | f}, {@code is t}), which bind tighter than any binary
  * operator.
  */
-final class ExprParser {
+final class TemplateExprParser {
   private static final Set<String> COMPARE = Set.of("==", "!=", "<", "<=", ">", ">=");
 
   private final List<Token> tokens;
   private int at;
 
-  ExprParser(List<Token> tokens, int start) {
+  TemplateExprParser(List<Token> tokens, int start) {
     this.tokens = tokens;
     this.at = start;
   }

@@ -24,10 +24,10 @@ import java.util.function.Supplier;
  * A {@link Trainer} whose work runs in a {@link TrainerActor} Ray actor: every call crosses as
  * {@link TrainerCodec} bytes, so the driver loop is the same with or without Ray.
  */
-public final class RayTrainer implements Trainer {
+public final class RemoteTrainer implements Trainer {
   private final ActorHandle<TrainerActor> actor;
 
-  private RayTrainer(ActorHandle<TrainerActor> actor) {
+  private RemoteTrainer(ActorHandle<TrainerActor> actor) {
     this.actor = actor;
   }
 
@@ -36,11 +36,11 @@ public final class RayTrainer implements Trainer {
    * bundle 0 of {@code placement}. A trainer is not restarted by Ray: its state lives in the last
    * checkpoint, and rerunning the command resumes from there.
    */
-  static RayTrainer start(String factory, String spec, Placement placement) {
+  static RemoteTrainer start(String factory, String spec, Placement placement) {
     byte[] bytes = spec.getBytes(StandardCharsets.UTF_8);
     ActorHandle<TrainerActor> a =
         placement.apply(Ray.actor(TrainerActor::new, factory, bytes), 0).remote();
-    RayTrainer t = new RayTrainer(a);
+    RemoteTrainer t = new RemoteTrainer(a);
     t.optimizerSteps(); // surfaces a failing constructor now, with its message
     return t;
   }

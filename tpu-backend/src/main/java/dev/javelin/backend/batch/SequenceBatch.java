@@ -13,7 +13,7 @@ import java.util.Map;
  * TokenBatch} (C = T - 1, every next token) or the prompt-sharing {@link PrefixBatch} (C = R, the
  * response tokens only, each prompt run once for all its responses).
  */
-public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
+public sealed interface SequenceBatch permits TokenBatch, PrefixBatch {
   /** Sequence lengths are padded up to multiples of this, so each bucket compiles once. */
   int LENGTH_BUCKET = 16;
 
@@ -36,7 +36,7 @@ public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
   int scoredColumns();
 
   /** This batch padded to the static shape its program is compiled for. */
-  ScoredBatch atBucket(ModelConfig c);
+  SequenceBatch atBucket(ModelConfig c);
 
   /** Identifies the program shape, for the compiled-program cache ("b64_t16", ...). */
   String shapeKey();
@@ -55,7 +55,7 @@ public sealed interface ScoredBatch permits TokenBatch, PrefixBatch {
    * responses share prompts (GRPO's n samples), the dense {@link TokenBatch} when they do not
    * (SFT), where splitting each row in two would only add padding.
    */
-  static ScoredBatch pack(List<int[]> prompts, List<int[]> responses, ModelConfig c) {
+  static SequenceBatch pack(List<int[]> prompts, List<int[]> responses, ModelConfig c) {
     PrefixBatch shared = PrefixBatch.of(prompts, responses);
     int t = 2; // the dense rows' length, as TokenBatch.rightPadded(rows, 2) would pad them
     for (int i = 0; i < prompts.size(); i++) {
