@@ -1,7 +1,6 @@
 package dev.javelin.backend.program;
 
 import dev.javelin.backend.DType;
-import dev.javelin.backend.Donation;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.batch.TokenStats;
 import dev.javelin.backend.graph.GraphBuilder;
@@ -13,9 +12,7 @@ import dev.javelin.backend.model.KvPolicy;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Builders of the static-shape programs the framework runs. Parameters are the weights (HF names,
@@ -30,8 +27,6 @@ public final class ModelPrograms {
   public static final String ROPE_COS = "rope_cos";
   public static final String ROPE_SIN = "rope_sin";
   public static final String TEMPERATURE = "temperature";
-  public static final String CACHE_SLOT = "cache_slot";
-  public static final String KEY_MASK = "key_mask";
 
   private ModelPrograms() {}
 
@@ -129,67 +124,6 @@ public final class ModelPrograms {
     outs.add(m.logits(g, in.weights(), lastHidden));
     outs.add(keyMask);
     outs.addAll(caches);
-    return g.build(outs);
-  }
-
-  /**
-   * Donates the key mask and each layer's key and value cache of a {@link #decode} program to their
-   * updates, so a step writes the new token into the cache in place.
-   */
-  public static Donation decodeInPlace(Program decode, int layers) {
-    Map<String, Integer> byName = new LinkedHashMap<>();
-    byName.put(KEY_MASK, 1);
-    for (int i = 0; i < layers; i++) {
-      byName.put(cacheKey(i), 2 + 2 * i);
-      byName.put(cacheValue(i), 3 + 2 * i);
-    }
-    return Donation.byName(decode, byName);
-  }
-
-  /**
-   * One decode step for every row: token ids (B, 1) at rotary positions (B, 1) are written into
-   * cache slot {@code cache_slot} (i32 scalar, shared by the batch; padding holes stay masked by
-   * the key mask). Inputs after the tokens: cache_slot, key_mask (B, S), per layer cache.k.i and
-   * cache.v.i. Outputs: [logits (B, V), key mask (B, S), per layer key and value cache].
-   */
-  public static Program decode(ModelConfig c, int b, int s, int p) {
-    GraphBuilder g = new GraphBuilder("decode_b" + b + "_s" + s);
-    Inputs in = declare(g, c, b, 1, p);
-    Node slot = g.parameter(CACHE_SLOT, DType.I32, Shape.scalar());
-    Node keyMaskIn = g.parameter(KEY_MASK, DType.F32, Shape.of(b, s));
-    Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
-    List<Node> cacheIn = new ArrayList<>();
-    for (int i = 0; i < c.layers(); i++) {
-      cacheIn.add(g.parameter(cacheKey(i), DType.F32, cacheShape));
-      cacheIn.add(g.parameter(cacheValue(i), DType.F32, cacheShape));
-    }
-    Node zero = g.constant(0, DType.I32, Shape.scalar());
-    // the new token's own slot becomes visible; its mask entry is the row's attention_mask (1)
-    Node keyMask = g.dynamicUpdateSlice(keyMaskIn, in.mask(), List.of(zero, slot));
-    List<Node> cacheOut = new ArrayList<>();
-    KvPolicy update =
-        (layer, k, v) -> {
-          List<Node> at = List.of(zero, zero, slot, zero);
-          Node kc = g.dynamicUpdateSlice(cacheIn.get(2 * layer), k, at);
-          Node vc = g.dynamicUpdateSlice(cacheIn.get(2 * layer + 1), v, at);
-          cacheOut.add(kc);
-          cacheOut.add(vc);
-          return new KvPolicy.Kv(kc, vc);
-        };
-    DecoderModel m = new DecoderModel(c);
-    Node h =
-        m.hidden(
-            g,
-            in.weights(),
-            in.ids(),
-            in.cos(),
-            in.sin(),
-            AttentionMasks.decode(g, keyMask),
-            update);
-    List<Node> outs = new ArrayList<>();
-    outs.add(m.logits(g, in.weights(), g.reshape(h, b, c.hidden())));
-    outs.add(keyMask);
-    outs.addAll(cacheOut);
     return g.build(outs);
   }
 }

@@ -18,6 +18,7 @@ import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.ModelPrograms;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -121,19 +122,67 @@ public final class PolicyModel implements AutoCloseable {
         TokenLogProbs.firstColumns(logp, c), TokenLogProbs.firstColumns(entropy, c));
   }
 
-  /** Starts batched decoding of {@code prompts} with room for {@code maxNewTokens} each. */
-  public DecodeSession startDecoding(List<int[]> prompts, int maxNewTokens) {
-    return new DecodeSession(this, prompts, maxNewTokens);
-  }
-
   /**
    * Greedy generation: each row stops after {@code eosId} or {@code maxNewTokens} tokens. Returns
-   * the generated tokens of each row (prompt excluded).
+   * the generated tokens of each row (prompt excluded). Runs on the sampler's {@link SlotDecoder},
+   * so finished rows stop costing cache writes while the others go on.
    */
   public List<int[]> generateGreedy(List<int[]> prompts, int maxNewTokens, int eosId) {
-    try (DecodeSession s = startDecoding(prompts, maxNewTokens)) {
-      return s.greedy(eosId);
+    if (prompts.isEmpty() || maxNewTokens < 1) {
+      throw new IllegalArgumentException("need prompts and maxNewTokens >= 1");
     }
+    int rows = prompts.size();
+    int[] pos = new int[rows];
+    for (int r = 0; r < rows; r++) {
+      pos[r] = prompts.get(r).length;
+      if (pos[r] == 0) {
+        throw new IllegalArgumentException("prompt " + r + " is empty");
+      }
+    }
+    int longest = Arrays.stream(pos).max().orElseThrow();
+    List<int[]> out = new ArrayList<>();
+    try (SlotDecoder decoder = SlotDecoder.open(this, rows, longest + maxNewTokens - 1)) {
+      Tensor.F32 logits = decoder.prefill(prompts);
+      int[][] got = new int[rows][maxNewTokens];
+      int[] count = new int[rows];
+      boolean[] active = new boolean[rows];
+      Arrays.fill(active, true);
+      int v = config.vocabSize();
+      int[] next = new int[rows];
+      for (int step = 0; ; step++) {
+        boolean any = false;
+        for (int r = 0; r < rows; r++) {
+          if (active[r]) {
+            next[r] = argmax(logits.data(), r * v, v);
+            got[r][count[r]++] = next[r];
+            active[r] = next[r] != eosId && count[r] < maxNewTokens;
+            any |= active[r];
+          }
+        }
+        if (!any) {
+          break;
+        }
+        logits = decoder.step(next, pos, active);
+        for (int r = 0; r < rows; r++) {
+          pos[r] += active[r] ? 1 : 0;
+        }
+      }
+      for (int r = 0; r < rows; r++) {
+        out.add(Arrays.copyOf(got[r], count[r]));
+      }
+    }
+    return out;
+  }
+
+  /** Index of the largest of {@code x[from .. from + n)}; the first on ties. */
+  static int argmax(float[] x, int from, int n) {
+    int best = 0;
+    for (int i = 1; i < n; i++) {
+      if (x[from + i] > x[from + best]) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   /**

@@ -2,14 +2,15 @@ package dev.javelin.backend.cpu;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.cpu.bench.BenchModelInputs;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.reference.ReferenceDevice;
+import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,19 +42,14 @@ class ModelProgramsTest {
   @Test
   void prefillAndDecode() {
     check(ModelPrograms.prefill(MICRO, B, T, 12, MICRO.maxPositions()), T);
-    check(ModelPrograms.decode(MICRO, B, 12, MICRO.maxPositions()), 1);
+    check(SlotPrograms.decode(MICRO, B, 12, MICRO.maxPositions()), 1);
   }
 
   @Test
   void fusedTrainStep() {
     Program p =
         TrainPrograms.fused(
-            MICRO,
-            B,
-            T,
-            MICRO.maxPositions(),
-            new BenchModelInputs.PgLoss(),
-            AdamWConfig.defaults());
+            MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
     check(p, T);
   }
 
@@ -76,6 +72,6 @@ class ModelProgramsTest {
   }
 
   private static List<Tensor> inputs(Program p, int t) {
-    return BenchModelInputs.of(MICRO, p, t, SLOT);
+    return ModelInputs.of(MICRO, p, t, SLOT);
   }
 }

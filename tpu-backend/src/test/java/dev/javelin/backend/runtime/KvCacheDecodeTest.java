@@ -9,6 +9,7 @@ import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.testing.RelError;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,9 +44,8 @@ class KvCacheDecodeTest {
       in.putAll(promptInputs());
       List<Tensor> pre = HfFixture.run(ref, ModelPrograms.prefill(c, b, T, S, S), in);
       assertRowLogits("prefill", ref, fx, 0, pre.get(0));
-      Tensor keyMask = pre.get(1);
       List<Tensor> caches = pre.subList(2, pre.size());
-      Program decode = ModelPrograms.decode(c, b, S, S);
+      Program decode = SlotPrograms.decode(c, b, S, S);
       for (int j = 0; j < FORCED.length; j++) {
         Map<String, Tensor> step = new HashMap<>(in);
         int[] ids = new int[b];
@@ -57,16 +57,13 @@ class KvCacheDecodeTest {
         step.put(ModelPrograms.INPUT_IDS, new Tensor.I32(Shape.of(b, 1), ids));
         step.put(ModelPrograms.POSITIONS, new Tensor.I32(Shape.of(b, 1), pos));
         step.put(ModelPrograms.ATTENTION_MASK, new Tensor.F32(Shape.of(b, 1), ones(b)));
-        step.put(ModelPrograms.CACHE_SLOT, new Tensor.I32(Shape.scalar(), new int[] {T + j}));
-        step.put(ModelPrograms.KEY_MASK, keyMask);
         for (int i = 0; i < c.layers(); i++) {
           step.put(ModelPrograms.cacheKey(i), caches.get(2 * i));
           step.put(ModelPrograms.cacheValue(i), caches.get(2 * i + 1));
         }
         List<Tensor> out = HfFixture.run(ref, decode, step);
         assertRowLogits("decode step " + j, ref, fx, j + 1, out.get(0));
-        keyMask = out.get(1);
-        caches = out.subList(2, out.size());
+        caches = out.subList(1, out.size());
       }
     }
   }

@@ -105,7 +105,7 @@ class PolicyModelTest {
           (Tensor.F32)
               HfFixture.run(model.device(), ModelPrograms.forward(ck.config(), 1, t, t), in).get(0);
       int v = ck.config().vocabSize();
-      out[s] = DecodeSession.argmax(logits.data(), (t - 1) * v, v);
+      out[s] = PolicyModel.argmax(logits.data(), (t - 1) * v, v);
       seq.add(out[s]);
     }
     return out;

@@ -10,9 +10,11 @@ import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.reference.ReferenceDevice;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Case;
+import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +37,6 @@ final class ModelCases {
   private static final int S = 8;
   private static final int SLOT = 5;
   private static final AdamWConfig ADAMW = AdamWConfig.defaults();
-  private static final ModelInputs INPUTS = new ModelInputs(MICRO, SLOT);
 
   private ModelCases() {}
 
@@ -46,7 +47,7 @@ final class ModelCases {
     cases.add(of("model_forward", ModelPrograms.forward(c, B, T, p), T));
     cases.add(of("model_logprobs", ModelPrograms.logProbs(c, B, T, p), T));
     cases.add(of("model_prefill", ModelPrograms.prefill(c, B, T, S, p), T));
-    cases.add(of("model_decode", ModelPrograms.decode(c, B, S, p), 1));
+    cases.add(of("model_decode", SlotPrograms.decode(c, B, S, p), 1));
     cases.add(of("model_train_fused", TrainPrograms.fused(c, B, T, p, new PgLoss(), ADAMW), T));
     cases.addAll(vjpCases(TrainPrograms.logProbsVjp(c, B, T, p)));
     Map<String, Shape> shapes = new LinkedHashMap<>();
@@ -74,6 +75,7 @@ final class ModelCases {
 
   /** A case with inputs chosen by parameter name; {@code t} is the program's token count. */
   static Case of(String name, Program program, int t) {
-    return new Case(name, program, INPUTS.forProgram(program, t, new Random(name.hashCode())));
+    return new Case(
+        name, program, ModelInputs.of(MICRO, program, t, SLOT, new Random(name.hashCode())));
   }
 }

@@ -9,8 +9,10 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Case;
+import dev.javelin.backend.testing.ModelInputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,17 +49,17 @@ public final class XlaCpuBench {
     int repeats = Integer.parseInt(arg(args, 3, "5"));
     int p = c.maxPositions();
     int slots = Math.min(p, t + 8);
-    ModelInputs inputs = new ModelInputs(c, slots - 1);
     List<Case> cases = new ArrayList<>();
     List<Integer> tokens = new ArrayList<>();
     Program train = TrainPrograms.fused(c, b, t, p, new PgLoss(), AdamWConfig.defaults());
-    cases.add(new Case("train_step", train, inputs.forProgram(train, t, new Random(1))));
+    cases.add(new Case("train_step", train, ModelInputs.of(c, train, t, slots - 1, new Random(1))));
     tokens.add(b * t);
     Program logp = ModelPrograms.logProbs(c, b, t, p);
-    cases.add(new Case("logprobs", logp, inputs.forProgram(logp, t, new Random(2))));
+    cases.add(new Case("logprobs", logp, ModelInputs.of(c, logp, t, slots - 1, new Random(2))));
     tokens.add(b * t);
-    Program decode = ModelPrograms.decode(c, b, slots, p);
-    cases.add(new Case("decode_step", decode, inputs.forProgram(decode, 1, new Random(3))));
+    Program decode = SlotPrograms.decode(c, b, slots, p);
+    cases.add(
+        new Case("decode_step", decode, ModelInputs.of(c, decode, 1, slots - 1, new Random(3))));
     tokens.add(b);
 
     Path dir = Files.createTempDirectory("xla-bench");

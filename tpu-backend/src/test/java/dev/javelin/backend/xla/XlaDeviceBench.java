@@ -6,13 +6,14 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.cpu.bench.BenchModelInputs;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
+import dev.javelin.backend.testing.ModelInputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,14 +52,14 @@ public final class XlaDeviceBench {
     int p = c.maxPositions();
     int slots = Math.min(p, t + 8);
     Program train =
-        TrainPrograms.fused(c, b, t, p, new BenchModelInputs.PgLoss(), AdamWConfig.defaults());
+        TrainPrograms.fused(c, b, t, p, new ModelInputs.PgLoss(), AdamWConfig.defaults());
     Program logp = ModelPrograms.logProbs(c, b, t, p);
-    Program decode = ModelPrograms.decode(c, b, slots, p);
+    Program decode = SlotPrograms.decode(c, b, slots, p);
     List<Case> cases =
         List.of(
-            new Case("train_step", train, BenchModelInputs.of(c, train, t, 0), b * t),
-            new Case("logprobs", logp, BenchModelInputs.of(c, logp, t, 0), b * t),
-            new Case("decode_step", decode, BenchModelInputs.of(c, decode, 1, slots - 1), b));
+            new Case("train_step", train, ModelInputs.of(c, train, t, 0), b * t),
+            new Case("logprobs", logp, ModelInputs.of(c, logp, t, 0), b * t),
+            new Case("decode_step", decode, ModelInputs.of(c, decode, 1, slots - 1), b));
     Path cacheDir = Files.createTempDirectory("javelin-xla-bench");
     PluginDiscovery.Result found = PluginDiscovery.fromProcess().find("xla:cpu");
     PjrtPlugin plugin =

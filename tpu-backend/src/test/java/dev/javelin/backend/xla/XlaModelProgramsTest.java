@@ -10,7 +10,6 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.cpu.bench.BenchModelInputs;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
@@ -19,7 +18,9 @@ import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
+import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.RelError;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class XlaModelProgramsTest {
     int p = MICRO.maxPositions();
     assertAgree(ModelPrograms.logProbs(MICRO, B, T, p), T);
     assertAgree(ModelPrograms.prefill(MICRO, B, T, S, p), T);
-    assertAgree(ModelPrograms.decode(MICRO, B, S, p), 1);
+    assertAgree(SlotPrograms.decode(MICRO, B, S, p), 1);
   }
 
   @Test
@@ -77,7 +78,7 @@ class XlaModelProgramsTest {
   @Test
   void twentyTrainStepsFollowTheCpuLossCurve() {
     Program program = trainStep();
-    List<Tensor> args = BenchModelInputs.of(MICRO, program, T, 0);
+    List<Tensor> args = ModelInputs.of(MICRO, program, T, 0);
     float[] onCpu = lossCurve(cpu, program, args, 20);
     float[] onXla = lossCurve(xla, program, args, 20);
     List<String> names = WeightSpec.layout(MICRO).stream().map(WeightSpec::name).toList();
@@ -94,7 +95,7 @@ class XlaModelProgramsTest {
 
   private static Program trainStep() {
     return TrainPrograms.fused(
-        MICRO, B, T, MICRO.maxPositions(), new BenchModelInputs.PgLoss(), AdamWConfig.defaults());
+        MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
   }
 
   /**
@@ -152,7 +153,7 @@ class XlaModelProgramsTest {
   }
 
   private static void assertAgree(Program program, int t) {
-    List<Tensor> args = BenchModelInputs.of(MICRO, program, t, 5);
+    List<Tensor> args = ModelInputs.of(MICRO, program, t, 5);
     List<Tensor> expected = run(cpu, program, args);
     List<Tensor> actual = run(xla, program, args);
     assertEquals(expected.size(), actual.size());

@@ -8,6 +8,7 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.TrainPrograms;
+import dev.javelin.backend.testing.ModelInputs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,9 @@ final class TrainStepProfile {
   static void run(CpuDevice cpu, ModelConfig c, String label, int b, int t) {
     Program p =
         TrainPrograms.fused(
-            c, b, t, c.maxPositions(), new BenchModelInputs.PgLoss(), AdamWConfig.defaults());
+            c, b, t, c.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
     List<DeviceBuffer> args = new ArrayList<>();
-    for (Tensor x : BenchModelInputs.of(c, p, t, 0)) {
+    for (Tensor x : ModelInputs.of(c, p, t, 0)) {
       args.add(cpu.upload(x));
     }
     long compile0 = System.nanoTime();

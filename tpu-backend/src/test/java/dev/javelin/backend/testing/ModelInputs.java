@@ -1,4 +1,4 @@
-package dev.javelin.backend.cpu.bench;
+package dev.javelin.backend.testing;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
@@ -13,21 +13,24 @@ import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.ModelPrograms;
-import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 /** Plausible inputs for the model programs, chosen by parameter name, for tests and benchmarks. */
-public final class BenchModelInputs {
-  private BenchModelInputs() {}
+public final class ModelInputs {
+  private ModelInputs() {}
 
   /**
    * One tensor per parameter of {@code program}; {@code t} is its token count (1 for decode) and
    * {@code slot} the decode cache slot.
    */
   public static List<Tensor> of(ModelConfig c, Program program, int t, int slot) {
-    Random rng = new Random(program.name().hashCode());
+    return of(c, program, t, slot, new Random(program.name().hashCode()));
+  }
+
+  /** As {@link #of(ModelConfig, Program, int, int)}, drawing from {@code rng}. */
+  public static List<Tensor> of(ModelConfig c, Program program, int t, int slot, Random rng) {
     List<Tensor> inputs = new ArrayList<>();
     RopeTable rope = RopeTable.compute(c, c.maxPositions());
     for (Node param : program.parameters()) {
@@ -39,11 +42,9 @@ public final class BenchModelInputs {
             case ModelPrograms.POSITIONS -> positions(shape, t == 1 ? slot : 0);
             case ModelPrograms.ATTENTION_MASK ->
                 t == 1 ? rightPadded(shape, 1, 1) : rightPadded(shape, t, t - 2);
-            case ModelPrograms.KEY_MASK -> rightPadded(shape, slot, slot - 2);
             case ModelPrograms.ROPE_COS -> rope.cos();
             case ModelPrograms.ROPE_SIN -> rope.sin();
             case ModelPrograms.TEMPERATURE -> Tensor.scalar(0.8f);
-            case ModelPrograms.CACHE_SLOT -> Tensors.i32Scalar(slot);
             case OptimizerPrograms.LR -> Tensor.scalar(1e-3f);
             case OptimizerPrograms.STEP -> Tensor.scalar(3f);
             default -> weightLike(name, param, rng);
