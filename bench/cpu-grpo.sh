@@ -19,11 +19,7 @@ if [[ -z "${BASE_CP:-}" ]]; then
   BASE_CP="recipes/target/classes:$(cat recipes/target/javelin.classpath)"
 fi
 cp="${BACKEND_CLASSES:-tpu-backend/target/classes}:$BASE_CP"
-opens=()
-for p in lang util nio math util.concurrent util.concurrent.atomic net text lang.reflect lang.invoke io time; do
-  opens+=(--add-opens "java.base/java.$p=ALL-UNNAMED")
-done
-opens+=(--add-opens java.base/sun.nio.ch=ALL-UNNAMED)
+opens=("@recipes/src/main/resources/dev/javelin/recipes/add-opens.args")
 java "${opens[@]}" -Xmx8g ${JAVA_OPTS:-} -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \
   -cp "$cp" dev.javelin.recipes.cli.Main run recipes/arith-grpo.yaml \
   actor_rollout_ref.model.path="$model" trainer.default_local_dir="$out" \

@@ -68,8 +68,11 @@ public interface RecipeKeyed {
     return best;
   }
 
-  /** Levenshtein distance; tiny inputs, so the O(n·m) table is fine. */
-  private static int editDistance(String a, String b) {
+  /**
+   * Levenshtein distance; tiny inputs, so the O(n·m) table is fine. The one edit distance behind
+   * every "did you mean" in recipes.
+   */
+  static int editDistance(String a, String b) {
     int[] prev = new int[b.length() + 1];
     int[] cur = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {

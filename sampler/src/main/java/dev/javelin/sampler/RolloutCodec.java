@@ -1,8 +1,8 @@
 package dev.javelin.sampler;
 
-import dev.javelin.sampler.codec.ByteReader;
-import dev.javelin.sampler.codec.ByteWriter;
-import dev.javelin.sampler.codec.MalformedBytesException;
+import dev.javelin.weightsync.wire.MalformedWireException;
+import dev.javelin.weightsync.wire.WireReader;
+import dev.javelin.weightsync.wire.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +34,7 @@ public final class RolloutCodec {
   private RolloutCodec() {}
 
   public static byte[] encodeRequests(List<GenerationRequest> requests) {
-    ByteWriter w = new ByteWriter().i32(REQUESTS_MAGIC).i32(FORMAT).i32(requests.size());
+    WireWriter w = new WireWriter().i32(REQUESTS_MAGIC).i32(FORMAT).i32(requests.size());
     for (GenerationRequest r : requests) {
       SamplingParams p = r.params();
       w.string(r.requestId()).string(r.promptUid()).ints(r.promptIds());
@@ -46,10 +46,10 @@ public final class RolloutCodec {
   }
 
   /**
-   * @throws MalformedBytesException when the bytes are not a well-formed request batch
+   * @throws MalformedWireException when the bytes are not a well-formed request batch
    */
   public static List<GenerationRequest> decodeRequests(byte[] bytes) {
-    ByteReader in = header(bytes, REQUESTS_MAGIC, "request batch");
+    WireReader in = header(bytes, REQUESTS_MAGIC, "request batch");
     int n = in.count(MIN_REQUEST_BYTES, "request");
     List<GenerationRequest> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -79,7 +79,7 @@ public final class RolloutCodec {
   }
 
   public static byte[] encodeResult(GenerationResult result) {
-    ByteWriter w = new ByteWriter().i32(RESULT_MAGIC).i32(FORMAT).i32(result.rollouts().size());
+    WireWriter w = new WireWriter().i32(RESULT_MAGIC).i32(FORMAT).i32(result.rollouts().size());
     for (Rollout r : result.rollouts()) {
       w.string(r.requestId()).string(r.promptUid()).ints(r.promptIds()).ints(r.responseIds());
       w.floats(r.logProbs()).u8(finishCode(r.finish())).i64(r.policyVersion()).f64(r.seconds());
@@ -92,10 +92,10 @@ public final class RolloutCodec {
   }
 
   /**
-   * @throws MalformedBytesException when the bytes are not a well-formed result
+   * @throws MalformedWireException when the bytes are not a well-formed result
    */
   public static GenerationResult decodeResult(byte[] bytes) {
-    ByteReader in = header(bytes, RESULT_MAGIC, "generation result");
+    WireReader in = header(bytes, RESULT_MAGIC, "generation result");
     int n = in.count(MIN_ROLLOUT_BYTES, "rollout");
     List<Rollout> rollouts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -120,14 +120,14 @@ public final class RolloutCodec {
     return new GenerationResult(rollouts, m);
   }
 
-  private static ByteReader header(byte[] bytes, int magic, String what) {
-    ByteReader in = new ByteReader(bytes);
+  private static WireReader header(byte[] bytes, int magic, String what) {
+    WireReader in = new WireReader(bytes, what);
     if (in.i32() != magic) {
-      throw new MalformedBytesException("not a Javelin " + what + " (bad magic)");
+      throw new MalformedWireException("not a Javelin " + what + " (bad magic)");
     }
     int format = in.i32();
     if (format != FORMAT) {
-      throw new MalformedBytesException(what + " format " + format + " is not " + FORMAT);
+      throw new MalformedWireException(what + " format " + format + " is not " + FORMAT);
     }
     return in;
   }
@@ -144,13 +144,13 @@ public final class RolloutCodec {
     return switch (code) {
       case 0 -> FinishReason.STOP;
       case 1 -> FinishReason.LENGTH;
-      default -> throw new MalformedBytesException("unknown finish reason " + code);
+      default -> throw new MalformedWireException("unknown finish reason " + code);
     };
   }
 
   private static boolean flag(int b, String what) {
     if (b > 1) {
-      throw new MalformedBytesException(what + " flag must be 0 or 1, got " + b);
+      throw new MalformedWireException(what + " flag must be 0 or 1, got " + b);
     }
     return b == 1;
   }
@@ -160,7 +160,7 @@ public final class RolloutCodec {
     try {
       return build.get();
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new MalformedBytesException("invalid value: " + e.getMessage(), e);
+      throw new MalformedWireException("invalid value: " + e.getMessage(), e);
     }
   }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javelin.sampler.codec.MalformedBytesException;
+import dev.javelin.weightsync.wire.MalformedWireException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -55,24 +55,24 @@ class RolloutCodecTest {
     byte[] res = RolloutCodec.encodeResult(result());
     for (int n = 0; n < req.length; n++) {
       byte[] cut = Arrays.copyOf(req, n);
-      assertThrows(MalformedBytesException.class, () -> RolloutCodec.decodeRequests(cut));
+      assertThrows(MalformedWireException.class, () -> RolloutCodec.decodeRequests(cut));
     }
     for (int n = 0; n < res.length; n++) {
       byte[] cut = Arrays.copyOf(res, n);
-      assertThrows(MalformedBytesException.class, () -> RolloutCodec.decodeResult(cut));
+      assertThrows(MalformedWireException.class, () -> RolloutCodec.decodeResult(cut));
     }
   }
 
   @Test
   void wrongMagicTrailingBytesAndHugeCountsAreRejected() {
     byte[] res = RolloutCodec.encodeResult(result());
-    assertThrows(MalformedBytesException.class, () -> RolloutCodec.decodeRequests(res));
+    assertThrows(MalformedWireException.class, () -> RolloutCodec.decodeRequests(res));
     byte[] longer = Arrays.copyOf(res, res.length + 1);
-    assertThrows(MalformedBytesException.class, () -> RolloutCodec.decodeResult(longer));
+    assertThrows(MalformedWireException.class, () -> RolloutCodec.decodeResult(longer));
     byte[] req = RolloutCodec.encodeRequests(requests());
     ByteBuffer.wrap(req).order(ByteOrder.LITTLE_ENDIAN).putInt(8, Integer.MAX_VALUE);
-    MalformedBytesException e =
-        assertThrows(MalformedBytesException.class, () -> RolloutCodec.decodeRequests(req));
+    MalformedWireException e =
+        assertThrows(MalformedWireException.class, () -> RolloutCodec.decodeRequests(req));
     assertTrue(e.getMessage().contains("count"), e.getMessage());
   }
 
@@ -84,8 +84,8 @@ class RolloutCodecTest {
     // the temperature f64 follows magic, format, count, 2 strings of 1 byte and 1 prompt id
     int temperatureAt = 12 + 5 + 5 + 8;
     ByteBuffer.wrap(req).order(ByteOrder.LITTLE_ENDIAN).putDouble(temperatureAt, -1.0);
-    MalformedBytesException e =
-        assertThrows(MalformedBytesException.class, () -> RolloutCodec.decodeRequests(req));
+    MalformedWireException e =
+        assertThrows(MalformedWireException.class, () -> RolloutCodec.decodeRequests(req));
     assertTrue(e.getMessage().contains("temperature"), e.getMessage());
   }
 }

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.grpo.RecipeKeyed;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -14,7 +15,7 @@ public final class Suggestions {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String c : candidates) {
-      int d = distance(wrong, c);
+      int d = RecipeKeyed.editDistance(wrong, c);
       // A key that matches the last segment exactly (e.g. "lr" for
       // "actor_rollout_ref.actor.optim.lr")
       // is a better hint than a short key that is merely few edits away.
@@ -33,25 +34,5 @@ public final class Suggestions {
   /** " (did you mean 'x'?)" or the empty string. */
   public static String hint(String wrong, Collection<String> candidates) {
     return closest(wrong, candidates).map(s -> " (did you mean '" + s + "'?)").orElse("");
-  }
-
-  /** Levenshtein distance, two rows. */
-  static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

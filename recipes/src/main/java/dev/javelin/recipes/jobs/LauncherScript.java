@@ -1,5 +1,7 @@
 package dev.javelin.recipes.jobs;
 
+import dev.javelin.recipes.ray.JvmOpens;
+
 /**
  * {@code bin/javelin-job.sh}, the entrypoint shipped in a job's working dir. It rebuilds the class
  * path on the node where the job runs: the job's {@code java_jars} packages (Ray unpacks them under
@@ -59,18 +61,11 @@ final class LauncherScript {
           echo "javelin-job: $JAVELIN_JOB_CWD is not on this node; relative paths resolve in $here" >&2
         fi
       fi
-      o=java.base
-      exec java --add-opens $o/java.lang=ALL-UNNAMED --add-opens $o/java.util=ALL-UNNAMED \\
-        --add-opens $o/java.nio=ALL-UNNAMED --add-opens $o/java.math=ALL-UNNAMED \\
-        --add-opens $o/java.util.concurrent=ALL-UNNAMED \\
-        --add-opens $o/java.util.concurrent.atomic=ALL-UNNAMED \\
-        --add-opens $o/java.net=ALL-UNNAMED --add-opens $o/java.text=ALL-UNNAMED \\
-        --add-opens $o/java.lang.reflect=ALL-UNNAMED --add-opens $o/java.lang.invoke=ALL-UNNAMED \\
-        --add-opens $o/sun.nio.ch=ALL-UNNAMED --add-opens $o/java.io=ALL-UNNAMED \\
-        --add-opens $o/java.time=ALL-UNNAMED \\
+      exec java @OPENS@ \\
         -Xmx"${JAVELIN_HEAP:-4g}" -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \\
         -cp "$jar$cp" dev.javelin.recipes.cli.Main "$@"
-      """;
+      """
+          .replace("@OPENS@", JvmOpens.inline());
 
   private LauncherScript() {}
 }

@@ -20,21 +20,7 @@ final class RayRuntime {
   private static final Logger LOG = Logger.getLogger(RayRuntime.class.getName());
 
   /** Java 17 closes these packages; Ray's serializer reflects into them in every worker. */
-  static final List<String> OPENS =
-      List.of(
-          "java.lang",
-          "java.util",
-          "java.nio",
-          "java.math",
-          "java.util.concurrent",
-          "java.util.concurrent.atomic",
-          "java.net",
-          "java.text",
-          "java.lang.reflect",
-          "java.lang.invoke",
-          "sun.nio.ch",
-          "java.io",
-          "java.time");
+  static final List<String> OPENS = JvmOpens.packages();
 
   private RayRuntime() {}
 

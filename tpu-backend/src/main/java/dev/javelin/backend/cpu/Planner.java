@@ -1,6 +1,7 @@
 package dev.javelin.backend.cpu;
 
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.graph.DotShapes;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
@@ -270,19 +271,14 @@ final class Planner {
   /** lhs as (batch, free, contract); rhs as (batch, contract, free). */
   private GemmOperand operand(Node x, int[] batch, int[] contract, boolean rhs) {
     int rank = x.shape().rank();
-    List<Integer> free = new ArrayList<>();
-    for (int dd = 0; dd < rank; dd++) {
-      if (!contains(batch, dd) && !contains(contract, dd)) {
-        free.add(dd);
-      }
-    }
+    int[] free = DotShapes.free(rank, batch, contract);
     int[] order = new int[rank];
     int k = 0;
     for (int dd : batch) {
       order[k++] = dd;
     }
-    int[] first = rhs ? contract : free.stream().mapToInt(i -> i).toArray();
-    int[] second = rhs ? free.stream().mapToInt(i -> i).toArray() : contract;
+    int[] first = rhs ? contract : free;
+    int[] second = rhs ? free : contract;
     for (int dd : first) {
       order[k++] = dd;
     }

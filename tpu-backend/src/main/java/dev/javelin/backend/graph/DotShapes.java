@@ -1,13 +1,13 @@
 package dev.javelin.backend.graph;
 
-/** Dimension bookkeeping for dot_general shared by graph transformations. */
-final class DotShapes {
+/** Dimension bookkeeping for dot_general: the one place that derives its free dimensions. */
+public final class DotShapes {
   private DotShapes() {}
 
   /**
    * Dimensions of a rank-{@code rank} operand that are neither batch nor contracting, ascending.
    */
-  static int[] free(int rank, int[] batch, int[] contract) {
+  public static int[] free(int rank, int[] batch, int[] contract) {
     int[] out = new int[rank - batch.length - contract.length];
     for (int d = 0, j = 0; d < rank; d++) {
       if (!contains(batch, d) && !contains(contract, d)) {

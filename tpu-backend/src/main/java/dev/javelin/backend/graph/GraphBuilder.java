@@ -413,20 +413,9 @@ public final class GraphBuilder {
   // ---------------------------------------------------------------- checks
 
   private static void addFree(List<Integer> out, Shape s, int[] batch, int[] contract) {
-    for (int d = 0; d < s.rank(); d++) {
-      if (!contains(batch, d) && !contains(contract, d)) {
-        out.add(s.dim(d));
-      }
+    for (int d : DotShapes.free(s.rank(), batch, contract)) {
+      out.add(s.dim(d));
     }
-  }
-
-  private static boolean contains(int[] a, int v) {
-    for (int x : a) {
-      if (x == v) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static void requireStarts(Node operand, List<Node> starts) {

@@ -1,6 +1,7 @@
 package dev.javelin.backend.reference;
 
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.graph.DotShapes;
 import dev.javelin.backend.graph.Op;
 
 /**
@@ -11,8 +12,8 @@ final class DotKernel {
   private DotKernel() {}
 
   static Value dotGeneral(Op.DotGeneral op, Value lhs, Value rhs, Shape out) {
-    int[] lhsFree = free(lhs.shape().rank(), op.lhsBatch(), op.lhsContract());
-    int[] rhsFree = free(rhs.shape().rank(), op.rhsBatch(), op.rhsContract());
+    int[] lhsFree = DotShapes.free(lhs.shape().rank(), op.lhsBatch(), op.lhsContract());
+    int[] rhsFree = DotShapes.free(rhs.shape().rank(), op.rhsBatch(), op.rhsContract());
     int[] lhsStrides = lhs.shape().strides();
     int[] rhsStrides = rhs.shape().strides();
     // Offsets of every contracting multi-index, in lhs and rhs.
@@ -53,25 +54,5 @@ final class DotKernel {
       r.data()[i] = Value.round(lhs.dtype(), sum);
     }
     return r;
-  }
-
-  /** Dimensions that are neither batch nor contracting, ascending. */
-  static int[] free(int rank, int[] batch, int[] contract) {
-    int[] out = new int[rank - batch.length - contract.length];
-    for (int d = 0, j = 0; d < rank; d++) {
-      if (!contains(batch, d) && !contains(contract, d)) {
-        out[j++] = d;
-      }
-    }
-    return out;
-  }
-
-  private static boolean contains(int[] a, int v) {
-    for (int x : a) {
-      if (x == v) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -3,6 +3,9 @@ package dev.javelin.trainer.codec;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.weightsync.wire.MalformedWireException;
+import dev.javelin.weightsync.wire.WireReader;
+import dev.javelin.weightsync.wire.WireWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,40 +30,39 @@ public final class TrainerCodec {
 
   public static byte[] encodeSamples(List<TrainSample> samples) {
     WireWriter w = new WireWriter();
-    w.putInt(SAMPLES);
-    w.putInt(samples.size());
+    w.i32(SAMPLES);
+    w.i32(samples.size());
     for (TrainSample s : samples) {
-      w.putString(s.promptUid());
-      w.putInts(s.promptIds());
-      w.putInts(s.responseIds());
-      w.putFloats(s.rolloutLogProbs());
-      w.putDouble(s.score());
-      w.putDoubles(s.advantages());
-      w.putFloats(s.oldLogProbs());
-      w.putFloats(s.refLogProbs());
+      w.string(s.promptUid());
+      w.ints(s.promptIds());
+      w.ints(s.responseIds());
+      w.floatsOrNull(s.rolloutLogProbs());
+      w.f64(s.score());
+      w.doubles(s.advantages());
+      w.floatsOrNull(s.oldLogProbs());
+      w.floatsOrNull(s.refLogProbs());
     }
-    return w.toBytes();
+    return w.toByteArray();
   }
 
   public static List<TrainSample> decodeSamples(byte[] bytes) {
     WireReader r = new WireReader(bytes, "train samples");
     r.expectMagic(SAMPLES);
-    int n = r.getCount(MIN_SAMPLE_BYTES);
+    int n = r.count(MIN_SAMPLE_BYTES, "items");
     List<TrainSample> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      String uid = r.getString();
-      int[] prompt = r.getInts();
-      int[] response = r.getInts();
-      float[] rollout = r.getFloatsOrNull();
-      double score = r.getDouble();
-      double[] adv = r.getDoubles();
-      float[] old = r.getFloatsOrNull();
-      float[] ref = r.getFloatsOrNull();
+      String uid = r.string("string");
+      int[] prompt = r.ints("ints");
+      int[] response = r.ints("ints");
+      float[] rollout = r.floatsOrNull("floats");
+      double score = r.f64();
+      double[] adv = r.doubles("doubles");
+      float[] old = r.floatsOrNull("floats");
+      float[] ref = r.floatsOrNull("floats");
       try {
         out.add(new TrainSample(uid, prompt, response, rollout, score, adv, old, ref));
       } catch (IllegalArgumentException e) {
-        throw new MalformedMessageException(
-            "train samples: sample " + i + ": " + e.getMessage(), e);
+        throw new MalformedWireException("train samples: sample " + i + ": " + e.getMessage(), e);
       }
     }
     r.end();
@@ -69,28 +71,27 @@ public final class TrainerCodec {
 
   public static byte[] encodeExamples(List<SftExample> examples) {
     WireWriter w = new WireWriter();
-    w.putInt(EXAMPLES);
-    w.putInt(examples.size());
+    w.i32(EXAMPLES);
+    w.i32(examples.size());
     for (SftExample e : examples) {
-      w.putInts(e.promptIds());
-      w.putInts(e.responseIds());
+      w.ints(e.promptIds());
+      w.ints(e.responseIds());
     }
-    return w.toBytes();
+    return w.toByteArray();
   }
 
   public static List<SftExample> decodeExamples(byte[] bytes) {
     WireReader r = new WireReader(bytes, "sft examples");
     r.expectMagic(EXAMPLES);
-    int n = r.getCount(8);
+    int n = r.count(8, "items");
     List<SftExample> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      int[] prompt = r.getInts();
-      int[] response = r.getInts();
+      int[] prompt = r.ints("ints");
+      int[] response = r.ints("ints");
       try {
         out.add(new SftExample(prompt, response));
       } catch (IllegalArgumentException e) {
-        throw new MalformedMessageException(
-            "sft examples: example " + i + ": " + e.getMessage(), e);
+        throw new MalformedWireException("sft examples: example " + i + ": " + e.getMessage(), e);
       }
     }
     r.end();
@@ -100,26 +101,26 @@ public final class TrainerCodec {
   /** Per-sample log-prob arrays, (N) ragged. */
   public static byte[] encodeLogProbs(float[][] logProbs) {
     WireWriter w = new WireWriter();
-    w.putInt(LOGPROBS);
-    w.putInt(logProbs.length);
+    w.i32(LOGPROBS);
+    w.i32(logProbs.length);
     for (float[] row : logProbs) {
       if (row == null) {
         throw new IllegalArgumentException("log-prob rows must not be null");
       }
-      w.putFloats(row);
+      w.floatsOrNull(row);
     }
-    return w.toBytes();
+    return w.toByteArray();
   }
 
   public static float[][] decodeLogProbs(byte[] bytes) {
     WireReader r = new WireReader(bytes, "log-probs");
     r.expectMagic(LOGPROBS);
-    int n = r.getCount(4);
+    int n = r.count(4, "items");
     float[][] out = new float[n][];
     for (int i = 0; i < n; i++) {
-      out[i] = r.getFloatsOrNull();
+      out[i] = r.floatsOrNull("floats");
       if (out[i] == null) {
-        throw new MalformedMessageException("log-probs: row " + i + " is null");
+        throw new MalformedWireException("log-probs: row " + i + " is null");
       }
     }
     r.end();
@@ -128,25 +129,25 @@ public final class TrainerCodec {
 
   public static byte[] encodeMetrics(Map<String, Double> metrics) {
     WireWriter w = new WireWriter();
-    w.putInt(METRICS);
-    w.putInt(metrics.size());
+    w.i32(METRICS);
+    w.i32(metrics.size());
     metrics.forEach(
         (k, v) -> {
-          w.putString(k);
-          w.putDouble(v);
+          w.string(k);
+          w.f64(v);
         });
-    return w.toBytes();
+    return w.toByteArray();
   }
 
   /** Metrics in their encoded order. */
   public static Map<String, Double> decodeMetrics(byte[] bytes) {
     WireReader r = new WireReader(bytes, "metrics");
     r.expectMagic(METRICS);
-    int n = r.getCount(MIN_ENTRY_BYTES);
+    int n = r.count(MIN_ENTRY_BYTES, "items");
     Map<String, Double> out = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
-      String k = r.getString();
-      out.put(k, r.getDouble());
+      String k = r.string("string");
+      out.put(k, r.f64());
     }
     r.end();
     return out;
@@ -155,34 +156,34 @@ public final class TrainerCodec {
   /** A trainer state; also the form of the driver's extra state (with step count 0). */
   public static byte[] encodeState(TrainerState state) {
     WireWriter w = new WireWriter();
-    w.putInt(STATE);
-    w.putLong(state.optimizerSteps());
-    w.putInt(state.extra().size());
+    w.i32(STATE);
+    w.i64(state.optimizerSteps());
+    w.i32(state.extra().size());
     state
         .extra()
         .forEach(
             (k, v) -> {
-              w.putString(k);
-              w.putString(v);
+              w.string(k);
+              w.string(v);
             });
-    return w.toBytes();
+    return w.toByteArray();
   }
 
   public static TrainerState decodeState(byte[] bytes) {
     WireReader r = new WireReader(bytes, "trainer state");
     r.expectMagic(STATE);
-    long steps = r.getLong();
-    int n = r.getCount(8);
+    long steps = r.i64();
+    int n = r.count(8, "items");
     Map<String, String> extra = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
-      String k = r.getString();
-      extra.put(k, r.getString());
+      String k = r.string("string");
+      extra.put(k, r.string("string"));
     }
     r.end();
     try {
       return new TrainerState(steps, extra);
     } catch (IllegalArgumentException e) {
-      throw new MalformedMessageException("trainer state: " + e.getMessage(), e);
+      throw new MalformedWireException("trainer state: " + e.getMessage(), e);
     }
   }
 }

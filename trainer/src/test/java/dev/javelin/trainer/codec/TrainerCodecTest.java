@@ -8,6 +8,7 @@ import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.weightsync.wire.MalformedWireException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -49,22 +50,22 @@ class TrainerCodecTest {
     byte[] ok = TrainerCodec.encodeSamples(Fixtures.batch(4, 2, 2));
     for (int cut : new int[] {0, 3, 8, ok.length / 2, ok.length - 1}) {
       assertThrows(
-          MalformedMessageException.class,
+          MalformedWireException.class,
           () -> TrainerCodec.decodeSamples(Arrays.copyOf(ok, cut)),
           "cut at " + cut);
     }
     assertThrows(
-        MalformedMessageException.class,
+        MalformedWireException.class,
         () -> TrainerCodec.decodeSamples(Arrays.copyOf(ok, ok.length + 1)));
     byte[] metrics = TrainerCodec.encodeMetrics(Map.of("a", 1.0));
-    assertThrows(MalformedMessageException.class, () -> TrainerCodec.decodeSamples(metrics));
+    assertThrows(MalformedWireException.class, () -> TrainerCodec.decodeSamples(metrics));
   }
 
   @Test
   void hugeCountsFailBeforeAllocating() {
     ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(0x4A4C5031).putInt(Integer.MAX_VALUE);
-    assertThrows(MalformedMessageException.class, () -> TrainerCodec.decodeLogProbs(b.array()));
+    assertThrows(MalformedWireException.class, () -> TrainerCodec.decodeLogProbs(b.array()));
   }
 
   @Test
@@ -78,6 +79,6 @@ class TrainerCodecTest {
     int promptLen = b.getInt(promptLenAt);
     int responseLenAt = promptLenAt + 4 + 4 * promptLen;
     b.putInt(responseLenAt, b.getInt(responseLenAt) + 1);
-    assertThrows(MalformedMessageException.class, () -> TrainerCodec.decodeSamples(bytes));
+    assertThrows(MalformedWireException.class, () -> TrainerCodec.decodeSamples(bytes));
   }
 }
