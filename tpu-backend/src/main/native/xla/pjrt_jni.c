@@ -39,6 +39,13 @@ static void throw_pjrt(JNIEnv* env, int code, const char* msg, size_t len) {
 
 static void throw_msg(JNIEnv* env, const char* msg) { throw_pjrt(env, -1, msg, strlen(msg)); }
 
+/* Declares `var` of PJRT args struct `T`, zeroed, with struct_size set to the header's size: the
+ * preamble every PJRT C API call needs, so a field added by a newer header reads as zero. */
+#define PJRT_ARGS(T, var) \
+  T var;                  \
+  memset(&var, 0, sizeof var); \
+  var.struct_size = T##_STRUCT_SIZE
+
 /* The slot of `field` must lie within the plugin's api->struct_size. */
 #define HAS_SLOT(api, field) \
   (offsetof(PJRT_Api, field) + sizeof(void*) <= (api)->struct_size && (api)->field != NULL)
@@ -54,22 +61,16 @@ static void throw_msg(JNIEnv* env, const char* msg) { throw_pjrt(env, -1, msg, s
 /* Converts err into a pending Java exception and destroys it; returns 1 when there was an error. */
 static int check(JNIEnv* env, const PJRT_Api* api, PJRT_Error* err) {
   if (err == NULL) return 0;
-  PJRT_Error_Message_Args m;
-  memset(&m, 0, sizeof m);
-  m.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Error_Message_Args, m);
   m.error = err;
   api->PJRT_Error_Message(&m);
-  PJRT_Error_GetCode_Args c;
-  memset(&c, 0, sizeof c);
-  c.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Error_GetCode_Args, c);
   c.error = err;
   PJRT_Error* cerr = api->PJRT_Error_GetCode(&c);
   int code = cerr == NULL ? (int)c.code : 2;
   throw_pjrt(env, code, m.message != NULL ? m.message : "(no message)",
              m.message != NULL ? m.message_size : 12);
-  PJRT_Error_Destroy_Args d;
-  memset(&d, 0, sizeof d);
-  d.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Error_Destroy_Args, d);
   d.error = err;
   api->PJRT_Error_Destroy(&d);
   if (cerr != NULL) {
@@ -82,9 +83,7 @@ static int check(JNIEnv* env, const PJRT_Api* api, PJRT_Error* err) {
 /* Frees an error whose message is not needed (a first failure is already being reported). */
 static void destroy_error(const PJRT_Api* api, PJRT_Error* err) {
   if (err == NULL) return;
-  PJRT_Error_Destroy_Args e;
-  memset(&e, 0, sizeof e);
-  e.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Error_Destroy_Args, e);
   e.error = err;
   api->PJRT_Error_Destroy(&e);
 }
@@ -92,14 +91,10 @@ static void destroy_error(const PJRT_Api* api, PJRT_Error* err) {
 /* Awaits and destroys an event; returns 1 when a Java exception is pending. */
 static int await_event(JNIEnv* env, const PJRT_Api* api, PJRT_Event* event) {
   if (event == NULL) return 0;
-  PJRT_Event_Await_Args a;
-  memset(&a, 0, sizeof a);
-  a.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Event_Await_Args, a);
   a.event = event;
   int failed = check(env, api, api->PJRT_Event_Await(&a));
-  PJRT_Event_Destroy_Args d;
-  memset(&d, 0, sizeof d);
-  d.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Event_Destroy_Args, d);
   d.event = event;
   PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
   if (failed) {
@@ -162,9 +157,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_pluginInitialize(
                                                                                jlong a) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Plugin_Initialize, );
-  PJRT_Plugin_Initialize_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Plugin_Initialize_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Plugin_Initialize_Args, args);
   check(env, api, api->PJRT_Plugin_Initialize(&args));
 }
 
@@ -192,9 +185,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientCreate(
     opts[i].value_size = 1;
   }
   if (ok) {
-    PJRT_Client_Create_Args args;
-    memset(&args, 0, sizeof args);
-    args.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Client_Create_Args, args);
     args.create_options = opts;
     args.num_options = (size_t)n;
     if (!check(env, api, api->PJRT_Client_Create(&args))) client = (jlong)(intptr_t)args.client;
@@ -215,9 +206,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientDestroy(JNI
                                                                             jclass cls, jlong a,
                                                                             jlong client) {
   const PJRT_Api* api = API(a);
-  PJRT_Client_Destroy_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Client_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Client_Destroy_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   check(env, api, api->PJRT_Client_Destroy(&args));
 }
@@ -227,9 +216,7 @@ JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformName(J
                                                                               jlong client) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Client_PlatformName, NULL);
-  PJRT_Client_PlatformName_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Client_PlatformName_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Client_PlatformName_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   if (check(env, api, api->PJRT_Client_PlatformName(&args))) return NULL;
   char buf[256];
@@ -243,9 +230,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_addressable
     JNIEnv* env, jclass cls, jlong a, jlong client) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Client_AddressableDevices, NULL);
-  PJRT_Client_AddressableDevices_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Client_AddressableDevices_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Client_AddressableDevices_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   if (check(env, api, api->PJRT_Client_AddressableDevices(&args))) return NULL;
   jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_addressable_devices);
@@ -269,16 +254,12 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compile(JNIEnv* 
   jbyte* o = (*env)->GetByteArrayElements(env, options, NULL);
   jlong exe = 0;
   if (c != NULL && o != NULL) {
-    PJRT_Program program;
-    memset(&program, 0, sizeof program);
-    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Program, program);
     program.code = (char*)c;
     program.code_size = (size_t)code_len;
     program.format = "mlir";
     program.format_size = 4;
-    PJRT_Client_Compile_Args args;
-    memset(&args, 0, sizeof args);
-    args.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Client_Compile_Args, args);
     args.client = (PJRT_Client*)(intptr_t)client;
     args.program = &program;
     args.compile_options = (const char*)o;
@@ -295,19 +276,13 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_numOutputs(JNIEn
                                                                           jlong loaded) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_NumOutputs, -1);
-  PJRT_LoadedExecutable_GetExecutable_Args g;
-  memset(&g, 0, sizeof g);
-  g.struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, g);
   g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
   if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return -1;
-  PJRT_Executable_NumOutputs_Args n;
-  memset(&n, 0, sizeof n);
-  n.struct_size = PJRT_Executable_NumOutputs_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Executable_NumOutputs_Args, n);
   n.executable = g.executable;
   int failed = check(env, api, api->PJRT_Executable_NumOutputs(&n));
-  PJRT_Executable_Destroy_Args d;
-  memset(&d, 0, sizeof d);
-  d.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Executable_Destroy_Args, d);
   d.executable = g.executable;
   PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
   if (failed) {
@@ -323,9 +298,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableDestroy
                                                                                 jlong a,
                                                                                 jlong loaded) {
   const PJRT_Api* api = API(a);
-  PJRT_LoadedExecutable_Destroy_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_LoadedExecutable_Destroy_Args, args);
   args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
   check(env, api, api->PJRT_LoadedExecutable_Destroy(&args));
 }
@@ -348,9 +321,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
   (*env)->GetLongArrayRegion(env, jdims, 0, rank, (jlong*)dims);
   void* host = (*env)->GetPrimitiveArrayCritical(env, (jarray)data, NULL);
   if (host == NULL) return 0;
-  PJRT_Client_BufferFromHostBuffer_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Client_BufferFromHostBuffer_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   args.data = host;
   args.type = (PJRT_Buffer_Type)type;
@@ -363,18 +334,14 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
   /* The event must complete while the array is still pinned. */
   PJRT_Error* await_err = NULL;
   if (done != NULL) {
-    PJRT_Event_Await_Args w;
-    memset(&w, 0, sizeof w);
-    w.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Event_Await_Args, w);
     w.event = done;
     await_err = api->PJRT_Event_Await(&w);
   }
   (*env)->ReleasePrimitiveArrayCritical(env, (jarray)data, host, JNI_ABORT);
   if (check(env, api, err)) return 0;
   if (done != NULL) {
-    PJRT_Event_Destroy_Args d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Event_Destroy_Args, d);
     d.event = done;
     PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
     int failed = check(env, api, await_err);
@@ -395,9 +362,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNI
                                                                             jclass cls, jlong a,
                                                                             jlong buffer) {
   const PJRT_Api* api = API(a);
-  PJRT_Buffer_Destroy_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Buffer_Destroy_Args, args);
   args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
   PJRT_Error* err = api->PJRT_Buffer_Destroy(&args);
   if ((*env)->ExceptionCheck(env)) {
@@ -415,9 +380,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIE
                                                                            jlong dst_bytes) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Buffer_ToHostBuffer, );
-  PJRT_Buffer_ToHostBuffer_Args q;
-  memset(&q, 0, sizeof q);
-  q.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Buffer_ToHostBuffer_Args, q);
   q.src = (PJRT_Buffer*)(intptr_t)buffer;
   if (check(env, api, api->PJRT_Buffer_ToHostBuffer(&q))) return; /* dst == NULL: size query */
   if ((jlong)q.dst_size != dst_bytes) {
@@ -429,18 +392,14 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIE
   }
   void* host = (*env)->GetPrimitiveArrayCritical(env, (jarray)dst, NULL);
   if (host == NULL) return;
-  PJRT_Buffer_ToHostBuffer_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Buffer_ToHostBuffer_Args, args);
   args.src = (PJRT_Buffer*)(intptr_t)buffer;
   args.dst = host;
   args.dst_size = (size_t)dst_bytes;
   PJRT_Error* err = api->PJRT_Buffer_ToHostBuffer(&args);
   PJRT_Error* await_err = NULL;
   if (err == NULL && args.event != NULL) {
-    PJRT_Event_Await_Args w;
-    memset(&w, 0, sizeof w);
-    w.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Event_Await_Args, w);
     w.event = args.event;
     await_err = api->PJRT_Event_Await(&w);
   }
@@ -448,9 +407,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIE
   if (check(env, api, err)) return;
   int failed = check(env, api, await_err);
   if (args.event != NULL) {
-    PJRT_Event_Destroy_Args d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE;
+    PJRT_ARGS(PJRT_Event_Destroy_Args, d);
     d.event = args.event;
     PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
     if (!failed) check(env, api, derr);
@@ -477,15 +434,11 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
     (*env)->GetLongArrayRegion(env, jargs, i, 1, &h);
     argv[i] = (PJRT_Buffer*)(intptr_t)h;
   }
-  PJRT_ExecuteOptions opts;
-  memset(&opts, 0, sizeof opts);
-  opts.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_ExecuteOptions, opts);
   PJRT_Buffer* const* arg_lists[1] = {argv};
   PJRT_Buffer** out_lists[1] = {outv};
   PJRT_Event* done[1] = {NULL};
-  PJRT_LoadedExecutable_Execute_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_LoadedExecutable_Execute_Args, args);
   args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
   args.options = &opts;
   args.argument_lists = arg_lists;
@@ -505,9 +458,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
     if (out == NULL) {
       for (jint i = 0; i < num_outputs; i++) {
         if (outv[i] != NULL) {
-          PJRT_Buffer_Destroy_Args d;
-          memset(&d, 0, sizeof d);
-          d.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE;
+          PJRT_ARGS(PJRT_Buffer_Destroy_Args, d);
           d.buffer = outv[i];
           PJRT_Error* derr = api->PJRT_Buffer_Destroy(&d);
           destroy_error(api, derr);
@@ -526,9 +477,7 @@ JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformVersio
                                                                                  jlong client) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Client_PlatformVersion, NULL);
-  PJRT_Client_PlatformVersion_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Client_PlatformVersion_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Client_PlatformVersion_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   if (check(env, api, api->PJRT_Client_PlatformVersion(&args))) return NULL;
   char buf[512];
@@ -545,14 +494,10 @@ JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(J
                                                                               jlong loaded) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_Serialize, NULL);
-  PJRT_LoadedExecutable_GetExecutable_Args g;
-  memset(&g, 0, sizeof g);
-  g.struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, g);
   g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
   if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return NULL;
-  PJRT_Executable_Serialize_Args s;
-  memset(&s, 0, sizeof s);
-  s.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Executable_Serialize_Args, s);
   s.executable = g.executable;
   jbyteArray out = NULL;
   if (!check(env, api, api->PJRT_Executable_Serialize(&s))) {
@@ -565,9 +510,7 @@ JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(J
       s.serialized_executable_deleter(s.serialized_executable);
     }
   }
-  PJRT_Executable_Destroy_Args d;
-  memset(&d, 0, sizeof d);
-  d.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Executable_Destroy_Args, d);
   d.executable = g.executable;
   PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
   if ((*env)->ExceptionCheck(env)) {
@@ -586,9 +529,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_deserializeAndLo
   jsize len = (*env)->GetArrayLength(env, bytes);
   jbyte* b = (*env)->GetByteArrayElements(env, bytes, NULL);
   if (b == NULL) return 0;
-  PJRT_Executable_DeserializeAndLoad_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Executable_DeserializeAndLoad_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Executable_DeserializeAndLoad_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   args.serialized_executable = (const char*)b;
   args.serialized_executable_size = (size_t)len;
@@ -607,9 +548,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDeviceAddr
                                                                                    jlong buffer) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Buffer_UnsafePointer, 0);
-  PJRT_Buffer_UnsafePointer_Args args;
-  memset(&args, 0, sizeof args);
-  args.struct_size = PJRT_Buffer_UnsafePointer_Args_STRUCT_SIZE;
+  PJRT_ARGS(PJRT_Buffer_UnsafePointer_Args, args);
   args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
   if (check(env, api, api->PJRT_Buffer_UnsafePointer(&args))) return 0;
   return (jlong)args.buffer_pointer;
