@@ -20,6 +20,7 @@ if [[ -z "${BASE_CP:-}" ]]; then
 fi
 cp="${BACKEND_CLASSES:-tpu-backend/target/classes}:$BASE_CP"
 opens=("@recipes/src/main/resources/dev/javelin/recipes/add-opens.args")
+# shellcheck disable=SC2086,SC2016  # word-split option variables; the single-quoted %s is a java.util.logging format
 java "${opens[@]}" -Xmx8g ${JAVA_OPTS:-} -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \
   -cp "$cp" dev.javelin.recipes.cli.Main run recipes/arith-grpo.yaml \
   actor_rollout_ref.model.path="$model" trainer.default_local_dir="$out" \

@@ -28,8 +28,10 @@ summarise() {
     line+=" $k=$(median "$1" "$k")"
   done
   echo "$line"
-  echo "   held-out accuracy (step:acc):" $(grep -oE '^\{"step":[0-9]+|"val/acc/mean@1":[0-9.eE-]+' "$1" |
+  local accs
+  accs=$(grep -oE '^\{"step":[0-9]+|"val/acc/mean@1":[0-9.eE-]+' "$1" |
     paste -sd' ' | grep -oE '"step":[0-9]+ "val/acc/mean@1":[0-9.eE-]+' | sed -E 's/"step":([0-9]+) "val\/acc\/mean@1":/\1:/')
+  echo "   held-out accuracy (step:acc): ${accs//$'\n'/ }"
 }
 
 for round in $(seq 1 "$ROUNDS"); do

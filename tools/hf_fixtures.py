@@ -13,7 +13,6 @@ with LOSS = sum(mask * (-logp + ENT_COEF * entropy)) / sum(mask), mask = respons
 Usage: tools/setup/venv.sh tools/requirements/hf.txt && .venv/bin/python tools/hf_fixtures.py
 Writes tpu-backend/src/test/resources/hf/<name>/{config.json, model.safetensors, fixture.safetensors}.
 """
-import json
 import pathlib
 
 import torch

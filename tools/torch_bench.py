@@ -24,8 +24,8 @@ CONFIGS = {
 
 
 def build(name, max_pos):
-    v, d, f, l, h, kv, hd = CONFIGS[name]
-    cfg = Qwen2Config(vocab_size=v, hidden_size=d, intermediate_size=f, num_hidden_layers=l,
+    v, d, f, layers, h, kv, hd = CONFIGS[name]
+    cfg = Qwen2Config(vocab_size=v, hidden_size=d, intermediate_size=f, num_hidden_layers=layers,
                       num_attention_heads=h, num_key_value_heads=kv, head_dim=hd,
                       max_position_embeddings=max_pos, rope_theta=10000.0, rms_norm_eps=1e-6,
                       tie_word_embeddings=True, attn_implementation="eager")

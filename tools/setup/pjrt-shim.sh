@@ -8,7 +8,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:?usage: pjrt-shim.sh <out-dir>}/dev/javelin/backend/xla/linux-x86_64"
 src="$root/tpu-backend/src/main/native/xla/pjrt_jni.c"
-header="$(ls "$root"/.venv/lib/python*/site-packages/xla_plugins/xla_cpu_pjrt/include/pjrt_c_api.h 2>/dev/null | head -1 || true)"
+headers=("$root"/.venv/lib/python*/site-packages/xla_plugins/xla_cpu_pjrt/include/pjrt_c_api.h)
+header=""
+[ -f "${headers[0]}" ] && header="${headers[0]}"
 if [ -z "$header" ]; then
   echo "pjrt-shim.sh: pjrt_c_api.h not found in .venv; run tools/setup/venv.sh tools/requirements/pjrt-cpu.txt" >&2
   exit 2

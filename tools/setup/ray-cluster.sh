@@ -59,7 +59,7 @@ head_pids() {
   local p client="$venv/bin/python -m ray.util.client.server "
   { [ -f "$pids" ] && cat "$pids"; pgrep -f -- "$tmp/" || true; pgrep -f -- "$client" || true; } \
     | sort -un | while read -r p; do
-    [ -n "$p" ] && [ "$p" != "$$" ] || continue
+    if [ -z "$p" ] || [ "$p" = "$$" ]; then continue; fi
     local cmd
     cmd="$({ tr '\0' ' ' < "/proc/$p/cmdline"; } 2>/dev/null || true)"
     if [[ "$cmd" == *"$tmp/"* ]] \
@@ -119,7 +119,8 @@ stop() {
   done
   list="$(head_pids | xargs)"
   # shellcheck disable=SC2086
-  [ -n "$list" ] && kill -KILL $list 2>/dev/null || true
+  # shellcheck disable=SC2086  # $list is a space-separated list of pids
+  if [ -n "$list" ]; then kill -KILL $list 2>/dev/null || true; fi
   rm -f "$pids"
   say "stopped"
 }
