@@ -14,6 +14,9 @@ import java.util.List;
  * Builds a program one primitive op at a time, checking and inferring shapes as it goes, so a wrong
  * model is caught where it is written rather than when it runs. Operands must come from this
  * builder.
+ *
+ * <p>Longer than most classes on purpose: it is the op set's one front door, one short method per
+ * primitive op with its shape rule beside it, and splitting it would scatter those rules.
  */
 public final class GraphBuilder {
   private final String name;
