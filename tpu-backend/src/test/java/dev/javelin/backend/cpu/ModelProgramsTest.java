@@ -11,6 +11,7 @@ import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.reference.ReferenceDevice;
 import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ class ModelProgramsTest {
   void fusedTrainStep() {
     Program p =
         TrainPrograms.fused(
-            MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+            MICRO, B, T, MICRO.maxPositions(), new PgLoss(), AdamWConfig.defaults());
     check(p, T);
   }
 

@@ -15,6 +15,7 @@ import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.reference.ReferenceDevice;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Case;
 import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -13,6 +13,7 @@ import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Case;
 import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,14 +3,11 @@ package dev.javelin.backend.testing;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.batch.TokenStats;
-import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
-import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.ModelPrograms;
 import java.util.ArrayList;
@@ -83,23 +80,5 @@ public final class ModelInputs {
       data[i] = i % cols < (i < cols ? first : rest) ? 1f : 0f;
     }
     return new Tensor.F32(shape, data);
-  }
-
-  /** A policy-gradient-shaped loss with its own input: -mean(A * logp) - 0.01 mean(H). */
-  public static final class PgLoss implements TokenLoss {
-    @Override
-    public String name() {
-      return "pg";
-    }
-
-    @Override
-    public Node build(GraphBuilder g, TokenStats stats) {
-      Shape s = stats.logp().shape();
-      Node adv = g.parameter("advantages", DType.F32, s);
-      Node n = g.scalar((double) s.size());
-      Node pg = g.div(g.reduceSum(g.mul(adv, stats.logp()), 0, 1), n);
-      Node ent = g.div(g.reduceSum(stats.entropy(), 0, 1), n);
-      return g.neg(g.add(pg, g.mul(g.scalar(0.01), ent)));
-    }
   }
 }

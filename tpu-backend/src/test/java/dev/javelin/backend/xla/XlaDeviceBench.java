@@ -14,6 +14,7 @@ import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,8 +52,7 @@ public final class XlaDeviceBench {
     int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 5;
     int p = c.maxPositions();
     int slots = Math.min(p, t + 8);
-    Program train =
-        TrainPrograms.fused(c, b, t, p, new ModelInputs.PgLoss(), AdamWConfig.defaults());
+    Program train = TrainPrograms.fused(c, b, t, p, new PgLoss(), AdamWConfig.defaults());
     Program logp = ModelPrograms.logProbs(c, b, t, p);
     Program decode = SlotPrograms.decode(c, b, slots, p);
     List<Case> cases =

@@ -21,6 +21,7 @@ import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ class XlaModelProgramsTest {
 
   private static Program trainStep() {
     return TrainPrograms.fused(
-        MICRO, B, T, MICRO.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+        MICRO, B, T, MICRO.maxPositions(), new PgLoss(), AdamWConfig.defaults());
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,7 @@ final class TrainStepProfile {
 
   static void run(CpuDevice cpu, ModelConfig c, String label, int b, int t) {
     Program p =
-        TrainPrograms.fused(
-            c, b, t, c.maxPositions(), new ModelInputs.PgLoss(), AdamWConfig.defaults());
+        TrainPrograms.fused(c, b, t, c.maxPositions(), new PgLoss(), AdamWConfig.defaults());
     List<DeviceBuffer> args = new ArrayList<>();
     for (Tensor x : ModelInputs.of(c, p, t, 0)) {
       args.add(cpu.upload(x));

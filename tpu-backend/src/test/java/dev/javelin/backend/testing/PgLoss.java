@@ -1,4 +1,4 @@
-package dev.javelin.backend.stablehlo;
+package dev.javelin.backend.testing;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
@@ -11,7 +11,7 @@ import dev.javelin.backend.model.TokenLoss;
  * A policy-gradient-shaped loss with its own input, {@code advantages} (B, T-1): {@code -mean(A ·
  * logp) - 0.01 · mean(H)}.
  */
-final class PgLoss implements TokenLoss {
+public final class PgLoss implements TokenLoss {
   @Override
   public String name() {
     return "pg";
