@@ -4,6 +4,8 @@ import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.driver.GrpoDriver;
+import dev.javelin.recipes.driver.MemoryBudget;
+import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
@@ -108,6 +110,11 @@ public final class Commands {
 
   /** Opens scoring, workers and metrics.jsonl, runs {@code body}, prints its summary. */
   private RunSummary loop(RecipeConfig recipe, TaskData task, int total, Path dir, Loop body) {
+    MemoryBudget budget = MemoryBudget.of(ModelInit.config(recipe), recipe);
+    out.println(budget.describe());
+    if (!recipe.trainer().ray().equals("cluster")) { // everything runs in this JVM
+      budget.check(Runtime.getRuntime().maxMemory());
+    }
     StopSignal stop = StopSignal.onInterrupt();
     try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
         Workers workers = Workers.start(recipe, total);

@@ -1,0 +1,102 @@
+package dev.javelin.recipes.driver;
+
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
+import java.util.Locale;
+
+/**
+ * What a run keeps in the heap, estimated from the model and the recipe before anything starts, so
+ * a run that will not fit says so at once, naming the knobs, instead of dying with an {@code
+ * OutOfMemoryError} inside an actor. All in f32 bytes:
+ *
+ * <ul>
+ *   <li>trainer: weights, gradients and AdamW m and v (16 B/param), a reference copy when {@code
+ *       use_kl_loss} is on (+4), and the published snapshot (+4);
+ *   <li>each sampler: its weights (4 B/param) and a KV cache of {@code max_num_seqs} rows of {@code
+ *       max_prompt_length + max_response_length} positions;
+ *   <li>one micro-batch's activations kept for the backward pass: per token and layer the block's
+ *       inputs and outputs ({@code 6·hidden + 4·intermediate} floats) plus its attention scores and
+ *       probabilities ({@code 2·heads·T}), and the (tokens, V) logits three times over (logits,
+ *       log-softmax and its gradient).
+ * </ul>
+ *
+ * <p>It is an estimate of the live set, not of the garbage around it: a heap below it cannot work
+ * and is refused; the heap it suggests, {@link #HEADROOM} times the estimate, runs without long GC
+ * pauses. Activations are counted for the dense layout without recomputation, an upper bound for
+ * the prompt-sharing layout and {@code Remat} policies.
+ */
+public record MemoryBudget(long trainer, long samplers, long activations, long logits) {
+  /** Heap per byte of estimated live set that the check asks for. */
+  public static final double HEADROOM = 1.25;
+
+  /** The estimate for {@code recipe} with model {@code c}, for the processes of one JVM. */
+  public static MemoryBudget of(ModelConfig c, RecipeConfig recipe) {
+    long p = c.parameterCount();
+    boolean ref = recipe.actor().loss().useKlLoss();
+    long trainer = p * 4L * (4 + (ref ? 1 : 0) + 1);
+    int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
+    long kvCache =
+        2L
+            * c.layers()
+            * recipe.rollout().maxNumSeqs()
+            * c.kvHeads()
+            * positions
+            * c.headDim()
+            * 4L;
+    long samplers = (long) recipe.trainer().samplers() * (p * 4L + kvCache);
+    int micro = recipe.actor().ppoMicroBatchSize();
+    int rows = micro > 0 ? micro : recipe.actor().ppoMiniBatchSize() * recipe.rollout().n();
+    long tokens = (long) rows * positions;
+    long perTokenLayer = 6L * c.hidden() + 4L * c.intermediate() + 2L * c.heads() * positions;
+    long activations = tokens * c.layers() * perTokenLayer * 4L;
+    long logits = 3L * tokens * c.vocabSize() * 4L;
+    return new MemoryBudget(trainer, samplers, activations, logits);
+  }
+
+  /** The estimated live set in bytes. */
+  public long total() {
+    return trainer + samplers + activations + logits;
+  }
+
+  /** The heap this estimate asks for, in bytes. */
+  public long wantedHeap() {
+    return (long) (total() * HEADROOM);
+  }
+
+  /** One line for the start of a run. */
+  public String describe() {
+    return String.format(
+        Locale.ROOT,
+        "memory estimate: %s (trainer %s, samplers %s, activations %s, logits %s)",
+        gib(total()),
+        gib(trainer),
+        gib(samplers),
+        gib(activations),
+        gib(logits));
+  }
+
+  /**
+   * Fails before the first step when a heap of {@code maxHeap} bytes is too small, with what to set
+   * and which recipe keys shrink the need.
+   */
+  public void check(long maxHeap) {
+    if (maxHeap >= total()) {
+      return;
+    }
+    long gb = (wantedHeap() + (1L << 30) - 1) >> 30;
+    throw new ConfigException(
+        describe()
+            + " does not fit this JVM's "
+            + gib(maxHeap)
+            + " heap: run with JAVELIN_HEAP="
+            + gb
+            + "g, or lower actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu,"
+            + " actor_rollout_ref.rollout.max_num_seqs, trainer.samplers or"
+            + " data.max_response_length");
+  }
+
+  private static String gib(long bytes) {
+    return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
+  }
+}

@@ -1,0 +1,67 @@
+package dev.javelin.recipes.driver;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Recipes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MemoryBudgetTest {
+  /** SmolLM2-135M's shape: 30 layers, hidden 576, 9/3 heads, 49,152 tokens, 8k positions. */
+  private static final ModelConfig SMOLLM2 =
+      new ModelConfig(49152, 576, 1536, 30, 9, 3, 64, 100_000, 1e-5, true, false, 8192);
+
+  private static RecipeConfig arith(String... overrides) {
+    return Recipes.load("recipes/arith-grpo.yaml", List.of(overrides));
+  }
+
+  @Test
+  void followsTheModelAndTheBatchNotTheCheckpointsPositions() {
+    RecipeConfig r = arith("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16");
+    MemoryBudget b = MemoryBudget.of(SMOLLM2, r);
+    long p = SMOLLM2.parameterCount();
+    int ref = r.actor().loss().useKlLoss() ? 1 : 0;
+    assertEquals(p * 4 * (5 + ref), b.trainer(), "weights + grads + m + v + snapshot (+ ref)");
+    int positions = r.data().maxPromptLength() + r.data().maxResponseLength();
+    long kv = 2L * 30 * r.rollout().maxNumSeqs() * 3 * positions * 64 * 4;
+    assertEquals(r.trainer().samplers() * (p * 4 + kv), b.samplers());
+    // the checkpoint's 8,192 positions play no part: the same model with 256 gives the same budget
+    assertEquals(b, MemoryBudget.of(SMOLLM2.withMaxPositions(256), r));
+    MemoryBudget twice =
+        MemoryBudget.of(SMOLLM2, arith("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=32"));
+    assertEquals(2 * b.activations(), twice.activations());
+    assertEquals(2 * b.logits(), twice.logits());
+  }
+
+  @Test
+  void aHeapTooSmallFailsBeforeTheFirstStepNamingTheKnobs() {
+    MemoryBudget b = MemoryBudget.of(SMOLLM2, arith());
+    ConfigException e = assertThrows(ConfigException.class, () -> b.check(1L << 30));
+    assertTrue(e.getMessage().contains("JAVELIN_HEAP="), e.getMessage());
+    assertTrue(e.getMessage().contains("ppo_micro_batch_size_per_gpu"), e.getMessage());
+    assertDoesNotThrow(() -> b.check(b.total()));
+  }
+
+  @Test
+  void theSyntheticRecipesFitTheLaunchersDefaultHeap() {
+    for (String recipe :
+        List.of(
+            "recipes/arith-grpo.yaml", "recipes/arith-sft.yaml", "recipes/countdown-grpo.yaml")) {
+      RecipeConfig r =
+          Recipes.load(
+              recipe,
+              List.of(
+                  "actor_rollout_ref.model.path=null",
+                  "actor_rollout_ref.model.warmup_recipe=null"));
+      MemoryBudget b = MemoryBudget.of(ModelInit.config(r), r);
+      System.out.println(recipe + ": " + b.describe());
+      assertDoesNotThrow(() -> b.check(4L << 30), recipe); // the launcher's default heap
+    }
+  }
+}
