@@ -98,6 +98,9 @@ public final class AnswerParser {
       return null;
     }
     int close = s.indexOf('}');
+    if (close < 0) { // "\begin{" without its closing brace: plain text, not a matrix
+      return null;
+    }
     String env = s.substring(7, close);
     String endTag = "\\end{" + env + "}";
     if (!(env.equals("pmatrix") || env.equals("bmatrix") || env.equals("matrix"))

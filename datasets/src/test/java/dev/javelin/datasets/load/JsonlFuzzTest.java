@@ -1,0 +1,33 @@
+package dev.javelin.datasets.load;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.javelin.datasets.DatasetException;
+import dev.javelin.datasets.DatasetSpec;
+import dev.javelin.datasets.Datasets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Contract: any bytes as a GSM8K or MATH-500 JSONL file load with their bad rows counted, or fail
+ * with {@link DatasetException} naming the file; never another exception.
+ */
+class JsonlFuzzTest {
+  @FuzzTest(maxDuration = "20s")
+  void anyFileLoadsOrFailsTyped(byte[] bytes) throws IOException {
+    Path file = Files.createTempFile("fuzz", ".jsonl");
+    try {
+      Files.write(file, bytes);
+      for (DatasetSpec spec :
+          new DatasetSpec[] {DatasetSpec.gsm8k(file), DatasetSpec.math500(file)}) {
+        try {
+          Datasets.load(spec);
+        } catch (DatasetException expected) {
+          // typed
+        }
+      }
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
+}
