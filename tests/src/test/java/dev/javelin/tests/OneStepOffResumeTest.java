@@ -87,7 +87,7 @@ class OneStepOffResumeTest {
       Matcher m = LINE.matcher(line);
       assertTrue(m.matches(), line);
       Set<String> epoch = seen.computeIfAbsent(Integer.parseInt(m.group(2)), e -> new HashSet<>());
-      for (String id : m.group(3).split(",")) {
+      for (String id : m.group(3).split(",", -1)) {
         assertTrue(epoch.add(id), "prompt " + id + " seen twice in epoch " + m.group(2));
       }
     }

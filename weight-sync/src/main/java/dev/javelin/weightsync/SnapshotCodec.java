@@ -49,7 +49,7 @@ public final class SnapshotCodec {
     out.putInt(entries.size());
     for (TensorEntry e : entries) {
       byte[] name = e.name().getBytes(StandardCharsets.UTF_8);
-      out.putInt(name.length).put(name).put((byte) e.type().ordinal());
+      out.putInt(name.length).put(name).put((byte) e.type().code());
       out.putInt(e.shape().length);
       for (int d : e.shape()) {
         out.putInt(d);
@@ -115,7 +115,8 @@ public final class SnapshotCodec {
       byte[] name = new byte[nameLen];
       in.get(name);
       int type = in.get();
-      if (type < 0 || type >= WireType.values().length) {
+      WireType wireType = WireType.ofCode(type);
+      if (wireType == null) {
         throw new MalformedSnapshotException("bad element type " + type + " for tensor " + i);
       }
       int rank = in.getInt();
@@ -127,7 +128,7 @@ public final class SnapshotCodec {
         shape[d] = in.getInt();
       }
       String n = new String(name, StandardCharsets.UTF_8);
-      entries.add(new TensorEntry(n, WireType.values()[type], shape, in.getLong()));
+      entries.add(new TensorEntry(n, wireType, shape, in.getLong()));
     }
     return entries;
   }

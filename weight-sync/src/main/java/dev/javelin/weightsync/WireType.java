@@ -6,13 +6,30 @@ package dev.javelin.weightsync;
  * trainer keeps f32.
  */
 public enum WireType {
-  F32(4),
-  BF16(2);
+  F32(0, 4),
+  BF16(1, 2);
 
+  private final int code;
   private final int byteSize;
 
-  WireType(int byteSize) {
+  WireType(int code, int byteSize) {
+    this.code = code;
     this.byteSize = byteSize;
+  }
+
+  /** The byte that names this type on the wire: fixed here, not taken from declaration order. */
+  public int code() {
+    return code;
+  }
+
+  /** The type with wire code {@code code}, or null. */
+  public static WireType ofCode(int code) {
+    for (WireType t : values()) {
+      if (t.code == code) {
+        return t;
+      }
+    }
+    return null;
   }
 
   public int byteSize() {

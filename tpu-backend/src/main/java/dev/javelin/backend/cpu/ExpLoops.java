@@ -13,6 +13,8 @@ package dev.javelin.backend.cpu;
  * result is 0 or +inf anyway, and NaN passes through. Relative error ≤ 2e-7 on the normal range,
  * absolute error ≤ 1.5e-45 below it (checked in {@code ExpLoopsTest}).
  */
+@SuppressWarnings(
+    "FloatingPointLiteralPrecision") // the reference polynomial's digits, kept as published
 final class ExpLoops {
   private static final float LOG2E = 1.44269504088896341f;
   private static final float LN2_HI = 0.693359375f;

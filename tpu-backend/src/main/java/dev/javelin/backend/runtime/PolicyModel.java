@@ -149,7 +149,7 @@ public final class PolicyModel implements AutoCloseable {
       Arrays.fill(active, true);
       int v = config.vocabSize();
       int[] next = new int[rows];
-      for (int step = 0; ; step++) {
+      while (true) {
         boolean any = false;
         for (int r = 0; r < rows; r++) {
           if (active[r]) {

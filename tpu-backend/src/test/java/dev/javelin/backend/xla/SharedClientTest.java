@@ -30,6 +30,7 @@ class SharedClientTest {
   }
 
   @Test
+  @SuppressWarnings("try") // closes one device inside the block on purpose: the other must live on
   void devicesShareTheClientAndCloseIndependently() {
     System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
     float[] in = {1, 2, 3, 4};

@@ -101,7 +101,7 @@ class XlaInPlaceTrainTest {
     long tokens = (long) ROWS * BUCKET * 4;
     long cols = (long) ROWS * (BUCKET - 1) * 4;
     return new Transfers(
-        micro * 5L + 2, micro * (3 * tokens + 4 + cols) + 8, micro * 2L + 2, micro * 2 * cols + 8);
+        micro * 5L + 2, micro * (3 * tokens + 4 + cols) + 8, micro * 2L + 2, micro * 2L * cols + 8);
   }
 
   private static PolicyOptimizer trainer(PolicyModel model) {
