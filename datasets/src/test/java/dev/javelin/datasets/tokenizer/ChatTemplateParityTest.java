@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ChatTemplateParityTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3", "smollm2", "smollm2-gguf"})
+  @ValueSource(strings = {"qwen3", "llama3", "qwen2_5", "smollm2", "smollm2-gguf"})
   void rendersLikeTransformers(String name) {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     JsonNode doc = TestFiles.resourceJson("chat-templates.json");
@@ -40,7 +40,7 @@ class ChatTemplateParityTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3", "smollm2", "smollm2-gguf"})
+  @ValueSource(strings = {"qwen3", "llama3", "qwen2_5", "smollm2", "smollm2-gguf"})
   void renderedPromptEncodesSpecialTokensAsSingleIds(String name) {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     String prompt = tokenizer.applyChatTemplate(List.of(ChatMessage.user("What is 2+2?")), true);
