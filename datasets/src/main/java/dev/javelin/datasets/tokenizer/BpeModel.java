@@ -20,6 +20,8 @@ final class BpeModel {
   private final int[] byteIds; // byte → id of its single-byte token
   private final PairRanks merges;
   private final boolean ignoreMerges;
+  private final int unkId; // -1 when the model has no unk_token
+  private final boolean fuseUnk;
   private final Map<String, int[]> cache = new ConcurrentHashMap<>();
 
   /**
@@ -28,20 +30,26 @@ final class BpeModel {
    * @param merges the merge table
    * @param ignoreMerges Llama 3's {@code ignore_merges}: a word that is itself in the vocabulary is
    *     one token even when the merges would split it
+   * @param unkId id of {@code unk_token}, or -1 when there is none
+   * @param fuseUnk whether a run of unknown bytes becomes one unk token
    */
-  BpeModel(Map<String, Integer> vocab, String[] tokens, PairRanks merges, boolean ignoreMerges) {
+  BpeModel(
+      Map<String, Integer> vocab,
+      String[] tokens,
+      PairRanks merges,
+      boolean ignoreMerges,
+      int unkId,
+      boolean fuseUnk) {
     this.vocab = vocab;
     this.tokens = tokens;
     this.merges = merges;
     this.ignoreMerges = ignoreMerges;
+    this.unkId = unkId;
+    this.fuseUnk = fuseUnk;
     this.byteIds = new int[256];
     for (int b = 0; b < 256; b++) {
       Integer id = vocab.get(String.valueOf(ByteLevel.charOf(b)));
-      if (id == null) {
-        throw new IllegalArgumentException(
-            "tokenizer.json: byte-level vocabulary lacks the token for byte " + b);
-      }
-      byteIds[b] = id;
+      byteIds[b] = id == null ? -1 : id; // SmolLM2 lacks 21 bytes that never occur in its data
     }
   }
 
@@ -50,7 +58,7 @@ final class BpeModel {
     return id >= 0 && id < tokens.length ? tokens[id] : null;
   }
 
-  /** Id of the single-byte token for byte {@code b} (0..255). */
+  /** Id of the single-byte token for byte {@code b} (0..255), or -1 when the vocab lacks it. */
   int byteId(int b) {
     return byteIds[b];
   }
@@ -80,11 +88,29 @@ final class BpeModel {
         return new int[] {whole};
       }
     }
-    int[] symbols = new int[utf8.length]; // (n) ids, one per byte before merging
-    for (int i = 0; i < utf8.length; i++) {
-      symbols[i] = byteIds[utf8[i] & 0xFF];
-    }
+    int[] symbols = initialSymbols(utf8);
     return symbols.length <= QUADRATIC_MAX ? mergeByRescan(symbols) : mergeByHeap(symbols);
+  }
+
+  /**
+   * One id per byte. A byte whose token the vocabulary lacks becomes unk_token (a run of them one
+   * unk with fuse_unk) or, without an unk_token, is dropped: what Hugging Face's BPE does.
+   */
+  private int[] initialSymbols(byte[] utf8) {
+    int[] symbols = new int[utf8.length]; // (n) ids, one per byte before merging
+    int n = 0;
+    boolean lastUnk = false;
+    for (byte b : utf8) {
+      int id = byteIds[b & 0xFF];
+      if (id >= 0) {
+        symbols[n++] = id;
+        lastUnk = false;
+      } else if (unkId >= 0 && !(fuseUnk && lastUnk)) {
+        symbols[n++] = unkId;
+        lastUnk = true;
+      }
+    }
+    return n == symbols.length ? symbols : Arrays.copyOf(symbols, n);
   }
 
   /** O(n²): each round scans all pairs for the lowest rank; no allocation, best for short words. */

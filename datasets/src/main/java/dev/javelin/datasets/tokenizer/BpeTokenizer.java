@@ -11,7 +11,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A Hugging Face {@code tokenizer.json} byte-level BPE tokenizer (Qwen2/Qwen3, Llama 3), id-for-id
+ * A Hugging Face {@code tokenizer.json} byte-level BPE tokenizer (GPT-2/SmolLM2, Qwen2/Qwen3, Llama
+ * 3), id-for-id
  * with the {@code tokenizers} library: added tokens are cut out first, the rest is NFC-normalized
  * (when the file says so), split by the pre-tokenizer pattern, mapped to the byte-level alphabet
  * and merged by BPE rank. Thread-safe; instances come from {@link Tokenizers#load}.
@@ -24,9 +25,11 @@ public final class BpeTokenizer implements Tokenizer {
   private final Map<String, String> templateVariables;
   private final OptionalInt eos;
   private final OptionalInt pad;
+  private final TokenizerConfig config;
 
   BpeTokenizer(TokenizerFile file, TokenizerConfig config) {
     this.file = file;
+    this.config = config;
     this.matcher = new AddedTokenMatcher(file.addedTokens());
     file.addedTokens().forEach(t -> addedById.put(t.id(), t));
     this.template = config.chatTemplate().map(ChatTemplate::compile);
@@ -57,9 +60,34 @@ public final class BpeTokenizer implements Tokenizer {
     return file.model();
   }
 
+  TokenizerFile file() {
+    return file;
+  }
+
+  TokenizerConfig config() {
+    return config;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>No BOS/EOS is added: Hugging Face's {@code encode(text, add_special_tokens=False)}, what chat
+   * prompts rendered by a template need.
+   */
   @Override
   public int[] encode(String text) {
+    return encode(text, false);
+  }
+
+  /**
+   * Encodes {@code text}; with {@code addSpecialTokens}, the post-processor's template ids (e.g.
+   * BOS) go around it, as Hugging Face's {@code encode(text)} does by default.
+   */
+  public int[] encode(String text, boolean addSpecialTokens) {
     IntList out = new IntList();
+    if (addSpecialTokens) {
+      out.addAll(file.pipeline().prefix());
+    }
     matcher.split(
         text,
         new AddedTokenMatcher.Pieces() {
@@ -73,15 +101,24 @@ public final class BpeTokenizer implements Tokenizer {
             out.add(token.id());
           }
         });
+    if (addSpecialTokens) {
+      out.addAll(file.pipeline().suffix());
+    }
     return out.toArray();
   }
 
   private void encodePlain(String text, IntList out) {
-    String s =
-        file.nfc() && !isTriviallyNfc(text)
-            ? Normalizer.normalize(text, Normalizer.Form.NFC)
-            : text;
-    SplitPattern split = file.split();
+    Pipeline pipeline = file.pipeline();
+    String s = text;
+    for (Normalizer.Form form : pipeline.normalizers()) {
+      if (!isTriviallyNormal(s, form == Normalizer.Form.NFC ? 0x300 : 0x80)) {
+        s = Normalizer.normalize(s, form);
+      }
+    }
+    if (pipeline.addPrefixSpace() && !s.isEmpty() && s.charAt(0) != ' ') {
+      s = " " + s;
+    }
+    Splitter split = pipeline.splitter();
     BpeModel model = file.model();
     int pos = 0;
     while (pos < s.length()) {
@@ -92,11 +129,12 @@ public final class BpeTokenizer implements Tokenizer {
   }
 
   /**
-   * Text below U+0300 (where combining marks start) is already NFC: skips the normalizer's pass.
+   * Text below {@code limit} is unchanged by the form: U+0300 (where combining marks start) for
+   * NFC, ASCII for the others. Skips the normalizer's pass.
    */
-  private static boolean isTriviallyNfc(String s) {
+  private static boolean isTriviallyNormal(String s, int limit) {
     for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x300) {
+      if (s.charAt(i) >= limit) {
         return false;
       }
     }

@@ -17,18 +17,18 @@ import java.util.Optional;
  * \p{N}} use the JDK's Unicode tables (Unicode 13 in Java 17); the case-insensitive contractions
  * fold ASCII letters and long s, as Oniguruma does.
  */
-final class SplitPattern {
-  private static final String QWEN =
+final class SplitPattern implements Splitter {
+  static final String QWEN =
       "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*"
           + "|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-  private static final String LLAMA3 = QWEN.replace("|\\p{N}|", "|\\p{N}{1,3}|");
+  static final String LLAMA3 = QWEN.replace("|\\p{N}|", "|\\p{N}{1,3}|");
 
   // Char classes, precomputed for the BMP: the scanner's hot loop is a table lookup.
-  private static final byte OTHER = 0;
-  private static final byte LETTER = 1;
-  private static final byte NUMBER = 2;
-  private static final byte SPACE = 3; // White_Space other than CR and LF
-  private static final byte NEWLINE = 4; // CR or LF
+  static final byte OTHER = 0;
+  static final byte LETTER = 1;
+  static final byte NUMBER = 2;
+  static final byte SPACE = 3; // White_Space other than CR and LF
+  static final byte NEWLINE = 4; // CR or LF
   private static final byte[] BMP = new byte[65536];
 
   static {
@@ -54,8 +54,8 @@ final class SplitPattern {
     return Optional.empty();
   }
 
-  /** End (exclusive) of the match that starts at {@code pos < s.length()}. */
-  int end(String s, int pos) {
+  @Override
+  public int end(String s, int pos) {
     int len = s.length();
     int c = s.codePointAt(pos);
     int next = pos + Character.charCount(c);
@@ -168,7 +168,8 @@ final class SplitPattern {
     return end - Character.charCount(s.codePointBefore(end));
   }
 
-  private static byte classOf(int c) {
+  /** The char class of code point {@code c}: one of the constants above. */
+  static byte classOf(int c) {
     return c < BMP.length ? BMP[c] : classify(c);
   }
 

@@ -9,18 +9,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The parts of a Hugging Face {@code tokenizer.json} that Javelin runs: a byte-level BPE model,
- * added tokens, an optional NFC normalizer and the Qwen/Llama 3 Split pre-tokenizer. Anything else
- * is rejected with an error naming the field, rather than silently tokenizing differently.
+ * A Hugging Face {@code tokenizer.json} holding a byte-level BPE model (GPT-2/SmolLM2, Qwen2/3,
+ * Llama 3): the model, its added tokens and the {@link Pipeline} around it. Anything Javelin does not
+ * run is rejected with an error naming the field, rather than silently tokenizing differently.
  *
  * @param model the BPE model
  * @param addedTokens tokens matched before pre-tokenizing
- * @param nfc whether text is NFC-normalized first
- * @param split the pre-tokenizer scanner
+ * @param pipeline normalizers, pre-tokenizer, post-processor template
  * @param vocabSize one past the largest id
+ * @param raw the file as read, for writing it back out
  */
 record TokenizerFile(
-    BpeModel model, List<AddedToken> addedTokens, boolean nfc, SplitPattern split, int vocabSize) {
+    BpeModel model,
+    List<AddedToken> addedTokens,
+    Pipeline pipeline,
+    int vocabSize,
+    TokenizerJsonReader.Raw raw) {
   private static final long MAX_FILE_BYTES = 512L << 20;
   private static final int MAX_ADDED = 100_000;
 
@@ -44,16 +48,18 @@ record TokenizerFile(
   static TokenizerFile parse(TokenizerJsonReader.Raw raw) {
     JsonNode model = raw.modelOptions();
     Map<String, JsonNode> root = raw.sections();
-    require("BPE".equals(model.path("type").asText()), "model.type must be BPE");
+    require("BPE".equals(model.path("type").asText()),
+        "model.type '" + model.path("type").asText() + "' is not supported (only BPE)");
     requireEmpty(model, "continuing_subword_prefix");
     requireEmpty(model, "end_of_word_suffix");
     require(
         model.path("dropout").isNull() || model.path("dropout").isMissingNode(),
         "model.dropout is not supported");
     require(
-        !model.path("byte_fallback").asBoolean(false), "model.byte_fallback=true is not supported");
+        !model.path("byte_fallback").asBoolean(false),
+        "model.byte_fallback=true is not supported (byte-level BPE only)");
     Map<String, Integer> vocab = raw.vocab();
-    List<AddedToken> added = readAdded(section(root, "added_tokens"));
+    List<AddedToken> added = readAdded(Pipeline.section(root, "added_tokens"));
     int vocabSize = vocab.values().stream().mapToInt(i -> i + 1).max().orElse(0);
     for (AddedToken token : added) {
       vocabSize = Math.max(vocabSize, token.id() + 1);
@@ -62,15 +68,34 @@ record TokenizerFile(
     vocab.forEach((token, id) -> tokens[id] = token);
     PairRanks merges = resolveMerges(raw.merges(), vocab);
     BpeModel bpe =
-        new BpeModel(vocab, tokens, merges, model.path("ignore_merges").asBoolean(false));
-    requireTypeIn(section(root, "decoder"), "decoder", false);
-    requireTypeIn(section(root, "post_processor"), "post_processor", true);
-    return new TokenizerFile(
-        bpe,
-        added,
-        readNfc(section(root, "normalizer")),
-        readSplit(section(root, "pre_tokenizer")),
-        vocabSize);
+        new BpeModel(
+            vocab,
+            tokens,
+            merges,
+            model.path("ignore_merges").asBoolean(false),
+            unkId(model, vocab),
+            model.path("fuse_unk").asBoolean(false));
+    Pipeline pipeline = Pipeline.parse(root);
+    for (int id : concat(pipeline.prefix(), pipeline.suffix())) {
+      require(id < vocabSize, "post_processor uses id " + id + ", outside the vocabulary");
+    }
+    return new TokenizerFile(bpe, added, pipeline, vocabSize, raw);
+  }
+
+  private static int[] concat(int[] a, int[] b) {
+    int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  private static int unkId(JsonNode model, Map<String, Integer> vocab) {
+    JsonNode unk = model.path("unk_token");
+    if (unk.isMissingNode() || unk.isNull()) {
+      return -1;
+    }
+    Integer id = vocab.get(unk.asText());
+    require(id != null, "model.unk_token '" + unk.asText() + "' is not in model.vocab");
+    return id;
   }
 
   private static List<AddedToken> readAdded(JsonNode node) {
@@ -117,54 +142,6 @@ record TokenizerFile(
     require(
         id != null, "model.merges[" + rank + "] uses '" + token + "', which is not in model.vocab");
     return id;
-  }
-
-  private static boolean readNfc(JsonNode node) {
-    if (node.isMissingNode() || node.isNull()) {
-      return false;
-    }
-    String type = node.path("type").asText();
-    require(
-        "NFC".equals(type), "normalizer.type '" + type + "' is not supported (only NFC or null)");
-    return true;
-  }
-
-  private static SplitPattern readSplit(JsonNode node) {
-    require("Sequence".equals(node.path("type").asText()), "pre_tokenizer must be a Sequence");
-    JsonNode steps = node.path("pretokenizers");
-    require(steps.size() == 2, "pre_tokenizer must be [Split, ByteLevel]");
-    JsonNode split = steps.get(0);
-    JsonNode byteLevel = steps.get(1);
-    require("Split".equals(split.path("type").asText()), "pre_tokenizer[0] must be Split");
-    require("Isolated".equals(split.path("behavior").asText()), "pre_tokenizer[0].behavior");
-    require(!split.path("invert").asBoolean(false), "pre_tokenizer[0].invert=true");
-    require(
-        "ByteLevel".equals(byteLevel.path("type").asText()), "pre_tokenizer[1] must be ByteLevel");
-    require(
-        !byteLevel.path("add_prefix_space").asBoolean(), "pre_tokenizer[1].add_prefix_space=true");
-    require(!byteLevel.path("use_regex").asBoolean(true), "pre_tokenizer[1].use_regex=true");
-    String regex = split.path("pattern").path("Regex").asText();
-    return SplitPattern.forRegex(regex)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "pre_tokenizer[0].pattern.Regex is not a supported pattern"
-                        + " (Qwen2/Qwen3 or Llama 3): "
-                        + regex));
-  }
-
-  private static JsonNode section(Map<String, JsonNode> root, String name) {
-    JsonNode node = root.get(name);
-    return node == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : node;
-  }
-
-  /** Only ByteLevel (ids unchanged) is run; TemplateProcessing would add BOS/EOS ids. */
-  private static void requireTypeIn(JsonNode node, String field, boolean nullable) {
-    boolean absent = node.isMissingNode() || node.isNull();
-    String type = node.path("type").asText();
-    require(
-        absent ? nullable : "ByteLevel".equals(type),
-        field + ".type '" + type + "' is not supported (only ByteLevel)");
   }
 
   private static void requireEmpty(JsonNode model, String field) {

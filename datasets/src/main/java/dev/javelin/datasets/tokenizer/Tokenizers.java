@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** Creates tokenizers: Hugging Face files from disk, or the character tokenizer for tiny models. */
 public final class Tokenizers {
@@ -43,6 +44,34 @@ public final class Tokenizers {
       return new BpeTokenizer(file, cfg);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read tokenizer files at " + json.getParent(), e);
+    }
+  }
+
+  /**
+   * Builds a byte-level BPE tokenizer from a GGUF file's metadata (the {@code tokenizer.ggml.*}
+   * keys and {@code tokenizer.chat_template}), as a GGUF reader hands it over: String, Long for
+   * every integer type, Double, Boolean, and {@code List<Object>} for arrays.
+   *
+   * @param source names the file in error messages
+   * @throws IllegalArgumentException naming the key when a value is missing, mistyped or
+   *     unsupported (only {@code tokenizer.ggml.model = "gpt2"} vocabularies are)
+   */
+  public static BpeTokenizer fromGgufMetadata(Map<String, Object> metadata, String source) {
+    return GgufTokenizer.fromMetadata(metadata, source);
+  }
+
+  /**
+   * Writes {@code tokenizer} as {@code tokenizer.json} and {@code tokenizer_config.json} (chat
+   * template, bos/eos/pad/unk tokens, {@code modelMaxLength}) into {@code dir}, files that {@link
+   * #load} and {@code transformers.AutoTokenizer.from_pretrained} read back as the same tokenizer.
+   *
+   * @throws UncheckedIOException when the files cannot be written
+   */
+  public static void save(BpeTokenizer tokenizer, Path dir, long modelMaxLength) {
+    try {
+      TokenizerWriter.write(tokenizer, dir, modelMaxLength);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write tokenizer files to " + dir, e);
     }
   }
 

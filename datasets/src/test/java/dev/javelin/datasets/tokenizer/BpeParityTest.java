@@ -31,7 +31,7 @@ class BpeParityTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3"})
+  @ValueSource(strings = {"qwen3", "llama3", "qwen2_5", "gpt2", "smollm2", "smollm2-gguf"})
   void datasetIdsMatchHuggingFace(String name) throws IOException {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     Map<String, List<JsonNode>> sources = new HashMap<>();
@@ -89,7 +89,7 @@ class BpeParityTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3"})
+  @ValueSource(strings = {"qwen3", "llama3", "qwen2_5", "gpt2", "smollm2", "smollm2-gguf"})
   void edgeCasesEncodeAndDecodeLikeHuggingFace(String name) {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     JsonNode doc = TestFiles.resourceJson(name + "-cases.json");

@@ -2,6 +2,7 @@ package dev.javelin.datasets.tokenizer;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
 
 /** Locates test inputs; a missing one fails the test with what to run, never skips it. */
 final class TestFiles {
@@ -41,9 +43,53 @@ final class TestFiles {
     return dir;
   }
 
-  /** Loaded once per JVM: the tokenizer.json files are ~10 MB each. */
+  /**
+   * Loaded once per JVM: the tokenizer.json files are ~10 MB each. "smollm2" is the committed
+   * folder converted from the SmolLM2 GGUF, "smollm2-gguf" the same GGUF's metadata.
+   */
   static BpeTokenizer tokenizer(String name) {
-    return TOKENIZERS.computeIfAbsent(name, n -> Tokenizers.load(npmModels(n)));
+    return TOKENIZERS.computeIfAbsent(
+        name,
+        n ->
+            switch (n) {
+              case "smollm2" -> Tokenizers.load(smollm2Dir());
+              case "smollm2-gguf" ->
+                  Tokenizers.fromGgufMetadata(ggufMetadata(), "smollm2-gguf-metadata.json.gz");
+              default -> Tokenizers.load(npmModels(n));
+            });
+  }
+
+  /** The committed SmolLM2 folder, its gzipped tokenizer.json unpacked to a temporary folder. */
+  static Path smollm2Dir() {
+    try {
+      Path dir = Files.createTempDirectory("smollm2-tokenizer");
+      dir.toFile().deleteOnExit();
+      try (InputStream in = new GZIPInputStream(resource("smollm2/tokenizer.json.gz"))) {
+        Files.copy(in, dir.resolve("tokenizer.json"));
+      }
+      for (String extra : List.of("tokenizer_config.json", "chat_template.jinja")) {
+        try (InputStream in = resource("smollm2/" + extra)) {
+          Files.copy(in, dir.resolve(extra));
+        }
+      }
+      for (String f : List.of("tokenizer.json", "tokenizer_config.json", "chat_template.jinja")) {
+        dir.resolve(f).toFile().deleteOnExit();
+      }
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** SmolLM2's GGUF tokenizer metadata with GGUF-reader types: Long ints, List arrays. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> ggufMetadata() {
+    ObjectMapper longs = new ObjectMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
+    try (InputStream in = new GZIPInputStream(resource("smollm2-gguf-metadata.json.gz"))) {
+      return longs.readValue(in, Map.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Rows of a shared dataset, e.g. "gsm8k/test.jsonl". */

@@ -101,20 +101,64 @@ class TokenizerFileTest {
 
   @Test
   void unsupportedPartsAreRejectedByName() {
-    assertRejected(r -> r.putObject("normalizer").put("type", "NFKC"), "normalizer.type 'NFKC'");
+    assertRejected(
+        r -> r.putObject("normalizer").put("type", "Lowercase"), "normalizer.type 'Lowercase'");
     assertRejected(
         r -> ((ArrayNode) r.path("model").path("merges")).add("a zz"), "model.merges[3]");
     assertRejected(
         r ->
             ((ObjectNode) r.path("pre_tokenizer").path("pretokenizers").get(0).path("pattern"))
                 .put("Regex", "\\w+"),
-        "pre_tokenizer[0].pattern.Regex");
+        "pre_tokenizer.pretokenizers[0].pattern.Regex");
     assertRejected(r -> ((ObjectNode) r.path("added_tokens").get(0)).put("lstrip", true), "lstrip");
     assertRejected(
-        r -> ((ObjectNode) r.path("model")).put("type", "WordPiece"), "model.type must be BPE");
+        r -> ((ObjectNode) r.path("model")).put("type", "WordPiece"), "model.type 'WordPiece'");
     assertRejected(
-        r -> r.putObject("post_processor").put("type", "TemplateProcessing"), "post_processor");
-    assertRejected(r -> ((ObjectNode) r.path("model").path("vocab")).remove("A"), "byte 65");
+        r -> r.putObject("post_processor").put("type", "BertProcessing"),
+        "post_processor.type 'BertProcessing'");
+    assertRejected(
+        r -> r.putObject("decoder").put("type", "WordPiece"), "decoder.type 'WordPiece'");
+    assertRejected(
+        r -> r.putObject("pre_tokenizer").put("type", "Whitespace"), "pre_tokenizer.type");
+    assertRejected(
+        r -> ((ObjectNode) r.path("model")).put("byte_fallback", true), "model.byte_fallback");
+  }
+
+  @Test
+  void missingByteTokensAreDroppedOrBecomeUnkAsInHuggingFace() throws IOException {
+    ObjectNode tokenizer = tinyTokenizer();
+    ((ObjectNode) tokenizer.path("model").path("vocab")).remove("d");
+    assertArrayEquals(new int[] {97, 99}, load(tokenizer, null).encode("adc"));
+    ((ObjectNode) tokenizer.path("model")).put("unk_token", "A");
+    assertArrayEquals(new int[] {97, 65, 65, 99}, load(tokenizer, null).encode("addc"));
+    ((ObjectNode) tokenizer.path("model")).put("fuse_unk", true);
+    assertArrayEquals(new int[] {97, 65, 99}, load(tokenizer, null).encode("addc"));
+  }
+
+  @Test
+  void templateProcessingAddsBosWhenAskedFor() throws IOException {
+    ObjectNode tokenizer = tinyTokenizer();
+    ObjectNode post = tokenizer.putObject("post_processor").put("type", "TemplateProcessing");
+    ArrayNode single = post.putArray("single");
+    single.addObject().putObject("SpecialToken").put("id", "<|end|>").put("type_id", 0);
+    single.addObject().putObject("Sequence").put("id", "A").put("type_id", 0);
+    post.putObject("special_tokens").putObject("<|end|>").putArray("ids").add(259);
+    BpeTokenizer t = load(tokenizer, null);
+    assertArrayEquals(new int[] {259, 257}, t.encode("abc", true));
+    assertArrayEquals(new int[] {257}, t.encode("abc"));
+  }
+
+  @Test
+  void writtenFilesLoadBackToTheSameTokenizer() throws IOException {
+    BpeTokenizer t =
+        load(tinyTokenizer(), "{\"eos_token\": \"<|end|>\", \"chat_template\": \"[{{ messages[0].content }}]\"}");
+    Path out = dir.resolve("written");
+    Tokenizers.save(t, out, 4096);
+    BpeTokenizer back = Tokenizers.load(out);
+    assertArrayEquals(t.encode("abc abd<|end|>"), back.encode("abc abd<|end|>"));
+    assertEquals(259, back.eosId().orElseThrow());
+    assertEquals("[a]", back.applyChatTemplate(java.util.List.of(ChatMessage.user("a")), true));
+    assertTrue(Files.readString(out.resolve("tokenizer_config.json")).contains("4096"));
   }
 
   private void assertRejected(Consumer<ObjectNode> breakIt, String inMessage) {
