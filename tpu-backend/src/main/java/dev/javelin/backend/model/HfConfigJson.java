@@ -3,6 +3,10 @@ package dev.javelin.backend.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Maps Hugging Face {@code config.json} keys to and from {@link ModelConfig}. */
 final class HfConfigJson {
@@ -12,11 +16,7 @@ final class HfConfigJson {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(where + ": config must be a JSON object");
     }
-    String type = root.path("model_type").asText("");
-    if (!type.equals("qwen2") && !type.equals("llama")) {
-      throw new IllegalArgumentException(
-          where + ": model_type '" + type + "' is not supported (qwen2, llama)");
-    }
+    String type = parseType(root, where);
     String act = root.path("hidden_act").asText("silu");
     if (!act.equals("silu")) {
       throw new IllegalArgumentException(where + ": hidden_act '" + act + "' (only silu)");
@@ -28,7 +28,11 @@ final class HfConfigJson {
     int heads = required(root, "num_attention_heads", where);
     int kvHeads = root.path("num_key_value_heads").asInt(heads);
     int headDim = root.hasNonNull("head_dim") ? root.get("head_dim").asInt() : hidden / heads;
-    boolean bias = type.equals("qwen2") || root.path("attention_bias").asBoolean(false);
+    // Qwen2 configs state no attention_bias (their biases are implied); others say so explicitly
+    boolean bias =
+        root.has("attention_bias")
+            ? root.get("attention_bias").asBoolean()
+            : type.equals("qwen2");
     return new ModelConfig(
         required(root, "vocab_size", where),
         hidden,
@@ -42,6 +46,28 @@ final class HfConfigJson {
         root.path("tie_word_embeddings").asBoolean(type.equals("qwen2")),
         bias,
         root.path("max_position_embeddings").asInt(2048));
+  }
+
+  /** The {@code model_type} of a config.json, checked to be one this model supports. */
+  static String modelType(Path configJson) {
+    return parseType(read(configJson), configJson.toString());
+  }
+
+  static JsonNode read(Path configJson) {
+    try {
+      return new ObjectMapper().readTree(Files.readString(configJson));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read HF config " + configJson, e);
+    }
+  }
+
+  private static String parseType(JsonNode root, String where) {
+    String type = root == null ? "" : root.path("model_type").asText("");
+    if (!type.equals("qwen2") && !type.equals("llama")) {
+      throw new IllegalArgumentException(
+          where + ": model_type '" + type + "' is not supported (qwen2, llama)");
+    }
+    return type;
   }
 
   /** transformers ≥ 5 nests θ in rope_parameters; older configs have rope_theta + rope_scaling. */

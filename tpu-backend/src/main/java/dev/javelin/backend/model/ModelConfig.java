@@ -1,11 +1,6 @@
 package dev.javelin.backend.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -84,6 +79,13 @@ public record ModelConfig(
     return (long) vocabSize * hidden + layers * block + hidden + head;
   }
 
+  /** A copy with or without q/k/v biases (as the checkpoint's tensors say). */
+  public ModelConfig withQkvBias(boolean bias) {
+    return new ModelConfig(
+        vocabSize, hidden, intermediate, layers, heads, kvHeads, headDim, ropeTheta, rmsNormEps,
+        tieWordEmbeddings, bias, maxPositions);
+  }
+
   /** A copy with a different KV-cache capacity. */
   public ModelConfig withMaxPositions(int newMax) {
     return new ModelConfig(
@@ -106,13 +108,7 @@ public record ModelConfig(
    * scaling variants other than the default are refused rather than silently ignored.
    */
   public static ModelConfig fromHfConfig(Path configJson) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(Files.readString(configJson));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read HF config " + configJson, e);
-    }
-    return HfConfigJson.parse(root, configJson.toString());
+    return HfConfigJson.parse(HfConfigJson.read(configJson), configJson.toString());
   }
 
   /** This config as a Hugging Face {@code config.json} object of the given model type. */
