@@ -10,6 +10,7 @@ import java.util.Objects;
  * @param tokenizerPath tokenizer dir/file or {@code char}; null means the model's dir, else char
  * @param warmupRecipe a recipe (usually SFT) run first when {@code path} does not exist yet
  * @param modelType {@code llama} or {@code qwen2}, written to checkpoints' config.json
+ * @param modelTypeStated the recipe states {@code model_type} (a loaded checkpoint must agree)
  * @param init the random model's shape ({@code init.*}); vocab comes from the tokenizer
  * @param initSeed {@code init.seed}
  * @param initStd {@code init.std}
@@ -19,6 +20,7 @@ public record ModelSection(
     String tokenizerPath,
     String warmupRecipe,
     String modelType,
+    boolean modelTypeStated,
     InitShape init,
     long initSeed,
     double initStd) {
@@ -109,6 +111,7 @@ public record ModelSection(
         blankToNull(s.optString(p + "tokenizer_path").orElse(null)),
         blankToNull(s.optString(p + "warmup_recipe").orElse(null)),
         s.getString(p + "model_type"),
+        s.isSet(p + "model_type"),
         new InitShape(
             s.getInt(p + "init.hidden"),
             s.getInt(p + "init.intermediate"),

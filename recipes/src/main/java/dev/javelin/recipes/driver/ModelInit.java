@@ -20,8 +20,9 @@ public final class ModelInit {
   /** The model's shape. */
   public static ModelConfig config(RecipeConfig recipe) {
     if (recipe.model().path() != null) {
-      Path json = modelDir(recipe).resolve("config.json");
-      return HfConfigJson.read(json);
+      Path checkpoint = modelDir(recipe);
+      modelType(recipe);
+      return ModelCheckpoint.config(checkpoint);
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
     return recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2"));
@@ -29,13 +30,35 @@ public final class ModelInit {
 
   /** config.json text of the model, for samplers that wait for their first weights. */
   public static String configJson(RecipeConfig recipe) {
-    return ModelConfigJson.write(config(recipe), recipe.model().modelType());
+    return ModelConfigJson.write(config(recipe), modelType(recipe));
+  }
+
+  /**
+   * The architecture: the checkpoint's own (config.json {@code model_type} or GGUF {@code
+   * general.architecture}) when there is one, refusing a recipe {@code model_type} that
+   * contradicts it; otherwise the recipe's.
+   */
+  public static String modelType(RecipeConfig recipe) {
+    if (recipe.model().path() == null) {
+      return recipe.model().modelType();
+    }
+    Path checkpoint = modelDir(recipe);
+    String actual = ModelCheckpoint.architecture(checkpoint);
+    String stated = recipe.model().modelType();
+    if (recipe.model().modelTypeStated() && !stated.equals(actual)) {
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.model_type' is '" + stated + "' but checkpoint "
+              + checkpoint + " is '" + actual + "': drop the key or make it '" + actual + "'");
+    }
+    return actual;
   }
 
   /** The starting weights. */
   public static ModelCheckpoint initial(RecipeConfig recipe) {
     if (recipe.model().path() != null) {
-      return ModelCheckpoint.load(modelDir(recipe));
+      Path checkpoint = modelDir(recipe);
+      modelType(recipe);
+      return ModelCheckpoint.load(checkpoint);
     }
     return ModelCheckpoint.random(
         config(recipe), recipe.model().initSeed(), recipe.model().initStd());
@@ -43,6 +66,13 @@ public final class ModelInit {
 
   private static Path modelDir(RecipeConfig recipe) {
     Path dir = Path.of(recipe.model().path());
+    if (ModelCheckpoint.isGguf(dir)) {
+      if (!Files.isRegularFile(dir)) {
+        throw new ConfigException(
+            "recipe key 'actor_rollout_ref.model.path': no GGUF file " + dir.toAbsolutePath());
+      }
+      return dir;
+    }
     if (!Files.isRegularFile(dir.resolve("config.json"))) {
       throw new ConfigException(
           "recipe key 'actor_rollout_ref.model.path': no config.json in "

@@ -18,24 +18,14 @@ public final class HfConfigJson {
    * scaling variants other than the default are refused rather than silently ignored.
    */
   public static ModelConfig read(Path configJson) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(Files.readString(configJson));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read HF config " + configJson, e);
-    }
-    return parse(root, configJson.toString());
+    return parse(readTree(configJson), configJson.toString());
   }
 
   static ModelConfig parse(JsonNode root, String where) {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(where + ": config must be a JSON object");
     }
-    String type = root.path("model_type").asText("");
-    if (!type.equals("qwen2") && !type.equals("llama")) {
-      throw new IllegalArgumentException(
-          where + ": model_type '" + type + "' is not supported (qwen2, llama)");
-    }
+    String type = parseType(root, where);
     String act = root.path("hidden_act").asText("silu");
     if (!act.equals("silu")) {
       throw new IllegalArgumentException(where + ": hidden_act '" + act + "' (only silu)");
@@ -47,7 +37,11 @@ public final class HfConfigJson {
     int heads = required(root, "num_attention_heads", where);
     int kvHeads = root.path("num_key_value_heads").asInt(heads);
     int headDim = root.hasNonNull("head_dim") ? root.get("head_dim").asInt() : hidden / heads;
-    boolean bias = type.equals("qwen2") || root.path("attention_bias").asBoolean(false);
+    // Qwen2 configs state no attention_bias (their biases are implied); others say so explicitly
+    boolean bias =
+        root.has("attention_bias")
+            ? root.get("attention_bias").asBoolean()
+            : type.equals("qwen2");
     return new ModelConfig(
         required(root, "vocab_size", where),
         hidden,
@@ -61,6 +55,28 @@ public final class HfConfigJson {
         root.path("tie_word_embeddings").asBoolean(type.equals("qwen2")),
         bias,
         root.path("max_position_embeddings").asInt(2048));
+  }
+
+  /** The {@code model_type} of a config.json, checked to be one this model supports. */
+  static String modelType(Path configJson) {
+    return parseType(readTree(configJson), configJson.toString());
+  }
+
+  static JsonNode readTree(Path configJson) {
+    try {
+      return new ObjectMapper().readTree(Files.readString(configJson));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read HF config " + configJson, e);
+    }
+  }
+
+  private static String parseType(JsonNode root, String where) {
+    String type = root == null ? "" : root.path("model_type").asText("");
+    if (!type.equals("qwen2") && !type.equals("llama")) {
+      throw new IllegalArgumentException(
+          where + ": model_type '" + type + "' is not supported (qwen2, llama)");
+    }
+    return type;
   }
 
   /** transformers ≥ 5 nests θ in rope_parameters; older configs have rope_theta + rope_scaling. */

@@ -2,6 +2,8 @@ package dev.javelin.backend.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.gguf.GgufFile;
+import dev.javelin.backend.checkpoint.gguf.GgufModel;
 import dev.javelin.backend.checkpoint.safetensors.HfCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.backend.model.ModelConfig;
@@ -67,28 +69,68 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
   }
 
   /**
-   * Loads {@code dir/config.json} and its safetensors weights (single file or sharded). Tensors the
-   * model does not use (a tied checkpoint's {@code lm_head.weight}, rotary buffers) are ignored.
+   * Loads a checkpoint: a llama.cpp {@code .gguf} file, or a Hugging Face directory with {@code
+   * config.json} and its safetensors weights (single file or sharded). Tensors the model does not
+   * use (a tied checkpoint's {@code lm_head.weight}, rotary buffers) are ignored; q/k/v biases are
+   * used when the checkpoint has them.
    */
-  public static ModelCheckpoint load(Path dir) {
-    Path config = dir.resolve("config.json");
-    if (!Files.isRegularFile(config)) {
-      throw new IllegalArgumentException("no config.json in checkpoint directory " + dir);
+  public static ModelCheckpoint load(Path path) {
+    if (isGguf(path)) {
+      return GgufModel.load(path);
     }
-    ModelConfig c = HfConfigJson.read(config);
-    Map<String, Tensor> all = HfCheckpoint.read(dir);
+    ModelConfig declared = HfConfigJson.read(configJson(path));
+    Map<String, Tensor> all = HfCheckpoint.read(path);
+    ModelConfig c =
+        declared.withQkvBias(all.containsKey(WeightSpec.layer(0, "self_attn.q_proj.bias")));
     Map<String, Tensor.F32> w = new LinkedHashMap<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       Tensor t = all.get(s.name());
       if (t == null) {
-        throw new IllegalArgumentException(dir + ": checkpoint lacks weight '" + s.name() + "'");
+        throw new IllegalArgumentException(path + ": checkpoint lacks weight '" + s.name() + "'");
       }
       if (!(t instanceof Tensor.F32 f)) {
-        throw new IllegalArgumentException(dir + ": weight '" + s.name() + "' is not floating");
+        throw new IllegalArgumentException(path + ": weight '" + s.name() + "' is not floating");
       }
       w.put(s.name(), f);
     }
     return new ModelCheckpoint(c, w);
+  }
+
+  /** The model shape of the checkpoint at {@code path} (GGUF file or HF directory). */
+  public static ModelConfig config(Path path) {
+    if (isGguf(path)) {
+      try (GgufFile f = GgufFile.open(path)) {
+        return GgufModel.config(f);
+      }
+    }
+    return HfConfigJson.read(configJson(path));
+  }
+
+  /**
+   * The architecture the checkpoint declares: GGUF {@code general.architecture} or config.json
+   * {@code model_type} ({@code llama} or {@code qwen2}).
+   */
+  public static String architecture(Path path) {
+    if (isGguf(path)) {
+      try (GgufFile f = GgufFile.open(path)) {
+        return GgufModel.architecture(f);
+      }
+    }
+    return HfConfigJson.modelType(configJson(path));
+  }
+
+  /** A path naming a GGUF file rather than a Hugging Face directory. */
+  public static boolean isGguf(Path path) {
+    return path.getFileName() != null && path.getFileName().toString().endsWith(".gguf");
+  }
+
+  private static Path configJson(Path dir) {
+    Path config = dir.resolve("config.json");
+    if (!Files.isRegularFile(config)) {
+      throw new IllegalArgumentException(
+          "no config.json in checkpoint directory " + dir + " (or pass a .gguf file)");
+    }
+    return config;
   }
 
   /** Writes {@code config.json} (of {@code modelType}: qwen2 or llama) and model.safetensors. */

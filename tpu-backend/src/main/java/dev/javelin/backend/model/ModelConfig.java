@@ -76,6 +76,13 @@ public record ModelConfig(
     return (long) vocabSize * hidden + layers * block + hidden + head;
   }
 
+  /** A copy with or without q/k/v biases (as the checkpoint's tensors say). */
+  public ModelConfig withQkvBias(boolean bias) {
+    return new ModelConfig(
+        vocabSize, hidden, intermediate, layers, heads, kvHeads, headDim, ropeTheta, rmsNormEps,
+        tieWordEmbeddings, bias, maxPositions);
+  }
+
   /** A copy with a different KV-cache capacity. */
   public ModelConfig withMaxPositions(int newMax) {
     return new ModelConfig(

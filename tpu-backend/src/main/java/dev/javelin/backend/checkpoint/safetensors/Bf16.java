@@ -1,10 +1,10 @@
 package dev.javelin.backend.checkpoint.safetensors;
 
 /** bfloat16 and IEEE half conversions (bit patterns in the low 16 bits of an int). */
-final class Bf16 {
+public final class Bf16 {
   private Bf16() {}
 
-  static float bf16ToFloat(int bits) {
+  public static float bf16ToFloat(int bits) {
     return Float.intBitsToFloat((bits & 0xFFFF) << 16);
   }
 
@@ -19,7 +19,7 @@ final class Bf16 {
   }
 
   /** IEEE binary16 to f32 (Java 17 has no Float.float16ToFloat). */
-  static float f16ToFloat(int bits) {
+  public static float f16ToFloat(int bits) {
     int sign = (bits & 0x8000) << 16;
     int exp = (bits >>> 10) & 0x1F;
     int mant = bits & 0x3FF;

@@ -1,0 +1,118 @@
+package dev.javelin.backend.checkpoint.gguf;
+
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.WeightSpec;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A llama.cpp GGUF checkpoint as a {@link ModelCheckpoint}: the config from the {@code
+ * <arch>.*} metadata, tensors renamed to their Hugging Face names and dequantised one at a time.
+ * llama.cpp's converter permutes the rows of Llama q/k projections (interleaved rotary pairs);
+ * that is undone here so the weights match the Hugging Face layout the model uses.
+ */
+public final class GgufModel {
+  private GgufModel() {}
+
+  /** Architectures read from {@code general.architecture}. */
+  public static final List<String> ARCHITECTURES = List.of("llama", "qwen2");
+
+  /** The architecture ({@code llama} or {@code qwen2}) of an open file. */
+  public static String architecture(GgufFile f) {
+    Object arch = f.metadata().get("general.architecture");
+    if (!(arch instanceof String a) || !ARCHITECTURES.contains(a)) {
+      throw new GgufException(
+          f.path(), "general.architecture '" + arch + "' is not supported " + ARCHITECTURES);
+    }
+    return a;
+  }
+
+  /** The model shape of an open file. */
+  public static ModelConfig config(GgufFile f) {
+    String arch = architecture(f);
+    Map<String, Object> m = f.metadata();
+    int hidden = integer(f, arch + ".embedding_length");
+    int heads = integer(f, arch + ".attention.head_count");
+    int kvHeads = m.containsKey(arch + ".attention.head_count_kv")
+        ? integer(f, arch + ".attention.head_count_kv") : heads;
+    int headDim = m.containsKey(arch + ".attention.key_length")
+        ? integer(f, arch + ".attention.key_length") : hidden / heads;
+    try {
+      return new ModelConfig(
+          vocabSize(f, arch),
+          hidden,
+          integer(f, arch + ".feed_forward_length"),
+          integer(f, arch + ".block_count"),
+          heads,
+          kvHeads,
+          headDim,
+          real(f, arch + ".rope.freq_base", 10_000.0),
+          real(f, arch + ".attention.layer_norm_rms_epsilon", 1e-6),
+          !f.contains("output.weight"),
+          f.contains("blk.0.attn_q.bias"),
+          integer(f, arch + ".context_length"));
+    } catch (IllegalArgumentException e) {
+      throw new GgufException(f.path(), "inconsistent model metadata: " + e.getMessage(), e);
+    }
+  }
+
+  /** Loads config and weights; peak memory is the f32 weights plus one tensor's mapping. */
+  public static ModelCheckpoint load(Path file) {
+    try (GgufFile f = GgufFile.open(file)) {
+      ModelConfig c = config(f);
+      boolean permuted = architecture(f).equals("llama");
+      Map<String, Tensor.F32> w = new LinkedHashMap<>();
+      for (WeightSpec s : WeightSpec.layout(c)) {
+        String name = GgufNames.ggufName(s.name());
+        if (!f.contains(name)) {
+          throw new GgufException(file, "lacks tensor '" + name + "' (" + s.name() + ")");
+        }
+        Tensor.F32 t = f.readF32(name);
+        if (!t.shape().equals(s.shape())) {
+          throw new GgufException(
+              file, "tensor '" + name + "' has shape " + t.shape() + ", config needs " + s.shape());
+        }
+        if (permuted && s.name().contains("self_attn.q_proj")) {
+          t = GgufNames.unpermuteRotary(t, c.heads());
+        } else if (permuted && s.name().contains("self_attn.k_proj")) {
+          t = GgufNames.unpermuteRotary(t, c.kvHeads());
+        }
+        w.put(s.name(), t);
+      }
+      return new ModelCheckpoint(c, w);
+    }
+  }
+
+  private static int vocabSize(GgufFile f, String arch) {
+    if (f.metadata().get("tokenizer.ggml.tokens") instanceof List<?> tokens) {
+      return tokens.size();
+    }
+    if (f.metadata().containsKey(arch + ".vocab_size")) {
+      return integer(f, arch + ".vocab_size");
+    }
+    return f.info("token_embd.weight").shape().dim(0);
+  }
+
+  private static int integer(GgufFile f, String key) {
+    Object v = f.metadata().get(key);
+    if (!(v instanceof Long l) || l <= 0 || l > Integer.MAX_VALUE) {
+      throw new GgufException(f.path(), "metadata '" + key + "' must be a positive integer, got " + v);
+    }
+    return l.intValue();
+  }
+
+  private static double real(GgufFile f, String key, double fallback) {
+    Object v = f.metadata().get(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!(v instanceof Double d)) {
+      throw new GgufException(f.path(), "metadata '" + key + "' must be a float, got " + v);
+    }
+    return d;
+  }
+}

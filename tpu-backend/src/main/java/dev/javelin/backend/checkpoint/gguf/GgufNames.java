@@ -1,0 +1,76 @@
+package dev.javelin.backend.checkpoint.gguf;
+
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.model.WeightSpec;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Hugging Face weight names to llama.cpp tensor names, and the rotary row permutation. */
+public final class GgufNames {
+  private GgufNames() {}
+
+  private static final Pattern LAYER = Pattern.compile("model\\.layers\\.(\\d+)\\.(.+)");
+
+  private static final Map<String, String> PER_LAYER =
+      Map.ofEntries(
+          Map.entry("input_layernorm.weight", "attn_norm.weight"),
+          Map.entry("self_attn.q_proj.weight", "attn_q.weight"),
+          Map.entry("self_attn.k_proj.weight", "attn_k.weight"),
+          Map.entry("self_attn.v_proj.weight", "attn_v.weight"),
+          Map.entry("self_attn.q_proj.bias", "attn_q.bias"),
+          Map.entry("self_attn.k_proj.bias", "attn_k.bias"),
+          Map.entry("self_attn.v_proj.bias", "attn_v.bias"),
+          Map.entry("self_attn.o_proj.weight", "attn_output.weight"),
+          Map.entry("post_attention_layernorm.weight", "ffn_norm.weight"),
+          Map.entry("mlp.gate_proj.weight", "ffn_gate.weight"),
+          Map.entry("mlp.up_proj.weight", "ffn_up.weight"),
+          Map.entry("mlp.down_proj.weight", "ffn_down.weight"));
+
+  /** The llama.cpp name of a Hugging Face weight name from {@link WeightSpec}. */
+  public static String ggufName(String hfName) {
+    switch (hfName) {
+      case WeightSpec.EMBED:
+        return "token_embd.weight";
+      case WeightSpec.FINAL_NORM:
+        return "output_norm.weight";
+      case WeightSpec.LM_HEAD:
+        return "output.weight";
+      default:
+        break;
+    }
+    Matcher m = LAYER.matcher(hfName);
+    String suffix = m.matches() ? PER_LAYER.get(m.group(2)) : null;
+    if (suffix == null) {
+      throw new IllegalArgumentException("no llama.cpp name for weight '" + hfName + "'");
+    }
+    return "blk." + m.group(1) + "." + suffix;
+  }
+
+  /**
+   * Undoes llama.cpp's {@code permute(w, n_head)}: within each head, GGUF row {@code 2i + j} is
+   * Hugging Face row {@code j·(Dh/2) + i} (pairs interleaved vs. halves split). Works on (rows,
+   * cols) matrices and on (rows) bias vectors.
+   */
+  public static Tensor.F32 unpermuteRotary(Tensor.F32 t, int heads) {
+    int rows = t.shape().dim(0);
+    int cols = t.shape().rank() == 1 ? 1 : t.shape().intSize() / rows;
+    if (rows % heads != 0 || (rows / heads) % 2 != 0) {
+      throw new IllegalArgumentException(rows + " rows do not split into " + heads + " even heads");
+    }
+    int headDim = rows / heads;
+    int half = headDim / 2;
+    float[] src = t.data();
+    float[] dst = new float[src.length];
+    for (int h = 0; h < heads; h++) {
+      for (int i = 0; i < half; i++) {
+        for (int j = 0; j < 2; j++) {
+          int from = h * headDim + 2 * i + j;
+          int to = h * headDim + j * half + i;
+          System.arraycopy(src, from * cols, dst, to * cols, cols);
+        }
+      }
+    }
+    return new Tensor.F32(t.shape(), dst);
+  }
+}
