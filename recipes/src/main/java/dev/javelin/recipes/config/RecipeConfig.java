@@ -111,8 +111,9 @@ public record RecipeConfig(
             false,
             base.klPenalty(),
             base.klCtrl(),
-            base.filterGroups(),
+            FilterGroupsKeys.from(s),
             RolloutCorrectionKeys.from(s));
+    FilterGroupsKeys.genBatchSize(s);
     return KlInRewardKeys.apply(s, c);
   }
 

@@ -163,6 +163,7 @@ public final class RecipeSchema {
     KlInRewardKeys.declare(b);
     RolloutCorrectionKeys.declare(b);
     OverlongBufferKeys.declare(b);
+    FilterGroupsKeys.declare(b);
   }
 
   private static void trainer(Schema.Builder b) {

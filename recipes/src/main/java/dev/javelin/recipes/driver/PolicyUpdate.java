@@ -51,6 +51,12 @@ final class PolicyUpdate {
 
   /** Scores {@code gen} (n rollouts per prompt of {@code prompts}, in order) and trains on it. */
   Result run(GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer) {
+    return run(gen, prompts, timer, null);
+  }
+
+  /** As {@link #run(GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips scoring. */
+  Result run(
+      GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer, ScoredBatch prescored) {
     int n = recipe.rollout().n();
     List<PromptedExample> sources = new ArrayList<>(gen.rollouts().size());
     prompts.forEach(
@@ -59,7 +65,10 @@ final class PolicyUpdate {
             sources.add(p);
           }
         });
-    ScoredBatch scored = timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
+    ScoredBatch scored =
+        prescored != null
+            ? prescored
+            : timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
     Map<String, Double> shapingMetrics = new LinkedHashMap<>();
     double[] scores =
         shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
