@@ -152,6 +152,21 @@ class RecipeConfigTest {
   }
 
   @Test
+  void dapoMathHasDaposSettings() {
+    RecipeConfig c = Recipes.load("dapo-math", List.of());
+    var pl = c.actor().loss().policyLoss();
+    assertEquals(0.2, pl.clipRatioLow());
+    assertEquals(0.28, pl.clipRatioHigh());
+    assertEquals(dev.javelin.grpo.LossAggMode.TOKEN_MEAN, pl.lossAggMode());
+    assertTrue(c.algorithm().filterGroups().enable());
+    assertEquals("acc", c.algorithm().filterGroups().metric());
+    assertEquals(96, FilterGroupsKeys.genBatchSize(c.settings()));
+    assertTrue(c.overlong().enabled());
+    assertTrue(!c.actor().loss().useKlLoss() && !c.algorithm().useKlInReward(), "no KL");
+    assertEquals("math_dapo", c.settings().getString("custom_reward_function.name"));
+  }
+
+  @Test
   void overlongBufferIsValidatedAgainstTheResponseLimit() {
     RecipeConfig c =
         Recipes.load(
