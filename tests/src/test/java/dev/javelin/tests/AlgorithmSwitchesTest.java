@@ -57,12 +57,7 @@ class AlgorithmSwitchesTest {
   @Test
   void klInRewardReportsBetaAndThePenalty(@TempDir Path tmp) throws Exception {
     Path fixed =
-        run(
-            tmp,
-            "fixed",
-            3,
-            "algorithm.use_kl_in_reward=true",
-            "algorithm.kl_ctrl.kl_coef=0.1");
+        run(tmp, "fixed", 3, "algorithm.use_kl_in_reward=true", "algorithm.kl_ctrl.kl_coef=0.1");
     Map<Integer, Double> kl = TinyRuns.series(fixed, "actor/reward_kl_penalty");
     Map<Integer, Double> beta = TinyRuns.series(fixed, "actor/reward_kl_penalty_coeff");
     assertEquals(3, kl.size(), "one KL value per step");

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bundled dapo-math recipe for one CPU step on a tiny random model over the shared GSM8K
- * files. A random model never solves a problem, so every math_dapo group would be flat and dynamic
+ * The bundled dapo-math recipe for one CPU step on a tiny random model over the shared GSM8K files.
+ * A random model never solves a problem, so every math_dapo group would be flat and dynamic
  * sampling could never fill a batch: the smoke run swaps in the dense leading-digit reward (and
  * filters on its score) so clip-higher, dynamic sampling and the overlong buffer all run.
  */
@@ -22,8 +22,7 @@ class DapoMathSmokeTest {
   @Test
   void dapoMathRunsOneStep(@TempDir Path tmp) throws Exception {
     Path gsm8k = Path.of("../../shared/datasets/gsm8k/train.jsonl");
-    assertTrue(
-        Files.isRegularFile(gsm8k), "shared dataset missing: " + gsm8k.toAbsolutePath());
+    assertTrue(Files.isRegularFile(gsm8k), "shared dataset missing: " + gsm8k.toAbsolutePath());
     new Commands(new PrintStream(OutputStream.nullOutputStream()))
         .run(
             "recipes/dapo-math.yaml",

@@ -82,7 +82,10 @@ class DynamicSamplingTest {
             () ->
                 QUIET.run(
                     "recipes/arith-grpo.yaml",
-                    dapo(tmp.resolve("capped"), 1, "algorithm.filter_groups.max_num_gen_batches=1")));
+                    dapo(
+                        tmp.resolve("capped"),
+                        1,
+                        "algorithm.filter_groups.max_num_gen_batches=1")));
     assertTrue(
         e.getMessage().contains("algorithm.filter_groups.max_num_gen_batches"), e.getMessage());
   }

@@ -100,11 +100,15 @@ class VerlScriptsTest {
   void aTypoInAPastedScriptStillFails() throws IOException {
     List<String> typo = new ArrayList<>(script(GRPO));
     typo.replaceAll(
-        o -> o.replace("actor_rollout_ref.actor.ppo_mini_batch_size", "actor_rollout_ref.actor.ppo_mini_batchsize"));
-    ConfigException e =
-        assertThrows(ConfigException.class, () -> Recipes.load("gsm8k-grpo", typo));
-    assertTrue(e.getMessage().contains("actor_rollout_ref.actor.ppo_mini_batchsize"), e.getMessage());
-    assertTrue(e.getMessage().contains("actor_rollout_ref.actor.ppo_mini_batch_size"), e.getMessage());
+        o ->
+            o.replace(
+                "actor_rollout_ref.actor.ppo_mini_batch_size",
+                "actor_rollout_ref.actor.ppo_mini_batchsize"));
+    ConfigException e = assertThrows(ConfigException.class, () -> Recipes.load("gsm8k-grpo", typo));
+    assertTrue(
+        e.getMessage().contains("actor_rollout_ref.actor.ppo_mini_batchsize"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("actor_rollout_ref.actor.ppo_mini_batch_size"), e.getMessage());
   }
 
   @Test

@@ -3,11 +3,11 @@ package dev.javelin.recipes.config;
 import dev.javelin.grpo.FilterGroupsConfig;
 
 /**
- * {@code algorithm.filter_groups.*} and {@code data.gen_batch_size} (DAPO's keys): each
- * generation round draws {@code gen_batch_size} prompts, groups whose metric is the same for every
- * response are dropped, and rounds continue until {@code train_batch_size} groups are kept. Past
- * {@code max_num_gen_batches} rounds (≤ 0: no cap) the run stops with an error, as VeRL's DAPO
- * trainer does.
+ * {@code algorithm.filter_groups.*} and {@code data.gen_batch_size} (DAPO's keys): each generation
+ * round draws {@code gen_batch_size} prompts, groups whose metric is the same for every response
+ * are dropped, and rounds continue until {@code train_batch_size} groups are kept. Past {@code
+ * max_num_gen_batches} rounds (≤ 0: no cap) the run stops with an error, as VeRL's DAPO trainer
+ * does.
  */
 public final class FilterGroupsKeys {
   static final String P = "algorithm.filter_groups.";

@@ -43,6 +43,7 @@ public final class KlInRewardKeys {
             s.getDouble(P + "kl_ctrl.kl_coef"),
             s.getInt(P + "kl_ctrl.horizon"),
             s.getDouble(P + "kl_ctrl.target_kl"));
-    return base.withKlInReward(KlEstimator.parse(s.getString(P + "kl_penalty"), P + "kl_penalty"), ctrl);
+    return base.withKlInReward(
+        KlEstimator.parse(s.getString(P + "kl_penalty"), P + "kl_penalty"), ctrl);
   }
 }

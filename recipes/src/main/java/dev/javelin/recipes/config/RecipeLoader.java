@@ -59,9 +59,7 @@ public final class RecipeLoader {
     List<String> notes = new ArrayList<>();
     for (var e : raw.entrySet()) {
       Optional<String> noEffect =
-          schema.key(e.getKey()).isPresent()
-              ? Optional.empty()
-              : VerlEngineKeys.reason(e.getKey());
+          schema.key(e.getKey()).isPresent() ? Optional.empty() : VerlEngineKeys.reason(e.getKey());
       if (noEffect.isPresent()) {
         notes.add(e.getKey() + "=" + e.getValue() + " has no effect here: " + noEffect.get());
         continue;

@@ -5,10 +5,10 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * VeRL keys that only tune VeRL's own engines (FSDP, vLLM/SGLang, Megatron, its cluster layout):
- * a recipe or a pasted VeRL script may set them, they have no effect here, and the run says so in
- * one start-up line each ({@link Settings#noEffectNotes()}). Anything else the schema does not know
- * is still an error with the closest key suggested.
+ * VeRL keys that only tune VeRL's own engines (FSDP, vLLM/SGLang, Megatron, its cluster layout): a
+ * recipe or a pasted VeRL script may set them, they have no effect here, and the run says so in one
+ * start-up line each ({@link Settings#noEffectNotes()}). Anything else the schema does not know is
+ * still an error with the closest key suggested.
  */
 public final class VerlEngineKeys {
   private record Rule(Pattern key, String why) {}

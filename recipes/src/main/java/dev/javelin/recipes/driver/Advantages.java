@@ -46,8 +46,7 @@ public final class Advantages {
       Arrays.fill(mask, r * cols, r * cols + rollouts.get(r).responseLength(), true);
       uids[r] = rollouts.get(r).promptUid();
     }
-    AdvantageInput input =
-        shaping.apply(AdvantageInput.fromScores(rows, cols, scores, mask, uids));
+    AdvantageInput input = shaping.apply(AdvantageInput.fromScores(rows, cols, scores, mask, uids));
     AdvantageResult result = config.advEstimator().compute(input, config);
     double[] adv = result.advantages(); // (B, T)
     List<TrainSample> samples = new ArrayList<>(rows);

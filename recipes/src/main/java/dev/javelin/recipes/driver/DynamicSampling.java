@@ -37,7 +37,10 @@ final class DynamicSampling {
 
   /** One prompt's responses and their rewards. */
   private record Group(
-      Example example, PromptedExample prompt, List<Rollout> rollouts, List<RewardResult> rewards) {}
+      Example example,
+      PromptedExample prompt,
+      List<Rollout> rollouts,
+      List<RewardResult> rewards) {}
 
   /**
    * The step's kept groups, as one batch.
@@ -149,7 +152,8 @@ final class DynamicSampling {
       for (int k = 0; k < n; k++) {
         metric[k] = metric(rw.get(k), rs.get(k));
       }
-      Group g = new Group(batch.examples().get(p), prompts.get(p), List.copyOf(rs), List.copyOf(rw));
+      Group g =
+          new Group(batch.examples().get(p), prompts.get(p), List.copyOf(rs), List.copyOf(rw));
       out.add(new ScoredGroup<>(rs.get(0).promptUid(), metric, g));
     }
     return out;
@@ -174,7 +178,8 @@ final class DynamicSampling {
       }
       case "score" -> r.score();
       default ->
-          r.score() + (overlong.enabled() ? overlong.penalty().penalty(rollout.responseLength()) : 0);
+          r.score()
+              + (overlong.enabled() ? overlong.penalty().penalty(rollout.responseLength()) : 0);
     };
   }
 }

@@ -243,8 +243,7 @@ public final class GrpoDriver {
                     source::draw,
                     (batch, round) -> launch(batch, launcher, round).await(),
                     this::prompts));
-    PolicyUpdate.Result upd =
-        update.run(c.gen().result(), prompts(c.batch()), timer, c.scored());
+    PolicyUpdate.Result upd = update.run(c.gen().result(), prompts(c.batch()), timer, c.scored());
     timer.time(
         "update_weights",
         () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));

@@ -54,9 +54,14 @@ final class PolicyUpdate {
     return run(gen, prompts, timer, null);
   }
 
-  /** As {@link #run(GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips scoring. */
+  /**
+   * As {@link #run(GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips scoring.
+   */
   Result run(
-      GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer, ScoredBatch prescored) {
+      GenerationResult gen,
+      List<PromptedExample> prompts,
+      PhaseTimer timer,
+      ScoredBatch prescored) {
     int n = recipe.rollout().n();
     List<PromptedExample> sources = new ArrayList<>(gen.rollouts().size());
     prompts.forEach(
@@ -70,8 +75,7 @@ final class PolicyUpdate {
             ? prescored
             : timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
     Map<String, Double> shapingMetrics = new LinkedHashMap<>();
-    double[] scores =
-        shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
+    double[] scores = shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
     TrainerConfig tc = recipe.trainerConfig(1);
     Advantages.Result adv;
     List<TrainSample> samples;

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * actor_rollout_ref}, {@code algorithm}, {@code trainer}, {@code reward_model}, {@code
  * custom_reward_function}, {@code reward}, {@code sft}), optionally followed by {@code =value} or
  * {@code .*}; it must be a key or the prefix of one (a section such as {@code
- * algorithm.rollout_correction}). Files read: {@code README.md}, {@code docs/*.md} and every
- * module's {@code README.md}.
+ * algorithm.rollout_correction}), a VeRL engine key the loader accepts without effect, a dataset
+ * column, or a key the docs list as rejected (checked to be rejected). Files read: {@code
+ * README.md}, {@code docs/*.md} and every module's {@code README.md}.
  */
 class DocKeysTest {
   private static final Pattern MENTION =
@@ -31,7 +33,26 @@ class DocKeysTest {
   private static final List<String> DATASET_COLUMNS =
       List.of("reward_model.ground_truth", "reward_model.style");
 
-  /** Schema keys docs/ALGORITHMS.md must list: the algorithm's, the reward shaping's, the loss's. */
+  /** VeRL keys docs/PORTING.md lists as rejected; the loader must indeed reject them. */
+  private static final List<String> REJECTED =
+      List.of("reward_model.enable", "custom_reward_function.path");
+
+  @Test
+  void keysDocumentedAsRejectedAreRejected() {
+    for (String key : REJECTED) {
+      assertThrows(
+          ConfigException.class, () -> Recipes.load("arith-grpo", List.of(key + "=true")), key);
+    }
+  }
+
+  /** Whether the loader accepts {@code key} as a VeRL engine key, or a section of them. */
+  private static boolean engineKey(String key) {
+    return VerlEngineKeys.reason(key).isPresent() || VerlEngineKeys.reason(key + ".x").isPresent();
+  }
+
+  /**
+   * Schema keys docs/ALGORITHMS.md must list: the algorithm's, the reward shaping's, the loss's.
+   */
   private static boolean algorithmKey(String key) {
     return key.startsWith("algorithm.")
         || key.startsWith("reward_model.")
@@ -76,6 +97,8 @@ class DocKeysTest {
         String key = m.group(1);
         boolean known =
             DATASET_COLUMNS.contains(key)
+                || REJECTED.contains(key)
+                || engineKey(key)
                 || schema.key(key).isPresent()
                 || schema.names().stream().anyMatch(n -> n.startsWith(key + "."))
                 || schema.isMapKey(key);
@@ -85,6 +108,8 @@ class DocKeysTest {
       }
     }
     assertTrue(mentions > 20, "too few key mentions found (" + mentions + "); pattern broken?");
-    assertTrue(unknown.isEmpty(), "keys named in docs but not in the schema:\n" + String.join("\n", unknown));
+    assertTrue(
+        unknown.isEmpty(),
+        "keys named in docs but not in the schema:\n" + String.join("\n", unknown));
   }
 }

@@ -141,7 +141,10 @@ class RecipeConfigTest {
     assertTrue(c.trainerConfig(1).useReference(), "the in-reward KL needs π_ref");
     assertTrue(!Recipes.load("recipes/arith-grpo.yaml", List.of()).algorithm().useKlInReward());
     mentions(
-        fails("recipes/arith-grpo.yaml", "algorithm.use_kl_in_reward=true", "algorithm.kl_penalty=full"),
+        fails(
+            "recipes/arith-grpo.yaml",
+            "algorithm.use_kl_in_reward=true",
+            "algorithm.kl_penalty=full"),
         "algorithm.kl_penalty");
     mentions(
         fails(
