@@ -83,6 +83,24 @@ class AlgorithmSwitchesTest {
   }
 
   @Test
+  void entropyBonusEntersTheGradient(@TempDir Path tmp) throws Exception {
+    Path plain = run(tmp, "plain", 1);
+    Path bonus = run(tmp, "bonus", 1, "actor_rollout_ref.actor.entropy_coeff=0.5");
+    // Same batch, same weights: the losses' parts agree, the gradient carries −0.5·∇H.
+    assertEquals(
+        TinyRuns.series(plain, "actor/pg_loss").get(1),
+        TinyRuns.series(bonus, "actor/pg_loss").get(1),
+        1e-9);
+    assertEquals(
+        TinyRuns.series(plain, "actor/entropy").get(1),
+        TinyRuns.series(bonus, "actor/entropy").get(1),
+        1e-9);
+    double g0 = TinyRuns.series(plain, "actor/grad_norm").get(1);
+    double g1 = TinyRuns.series(bonus, "actor/grad_norm").get(1);
+    assertTrue(Math.abs(g0 - g1) > 1e-6 * Math.max(1, g0), "grad_norm " + g0 + " vs " + g1);
+  }
+
+  @Test
   void everyEstimatorTrainsFromARecipe(@TempDir Path tmp) throws Exception {
     for (String est :
         List.of(
