@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param rewardTimeout {@code reward.timeout_s}
  * @param trainer {@code trainer.*}
  * @param sftOutputDir {@code sft.output_dir}: where {@code sft} writes the final model
+ * @param overlong {@code reward_model.overlong_buffer.*}: DAPO's overlong reward shaping
  */
 public record RecipeConfig(
     Settings settings,
@@ -35,11 +36,13 @@ public record RecipeConfig(
     RewardSpec reward,
     Duration rewardTimeout,
     TrainerSection trainer,
-    String sftOutputDir) {
+    String sftOutputDir,
+    OverlongBufferKeys.Shaping overlong) {
 
   /** Checks the cross-section combinations. */
   public RecipeConfig {
     Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(overlong, "overlong");
     int batch = data.trainBatchSize();
     int mini = actor.ppoMiniBatchSize();
     Checks.require(
@@ -55,10 +58,6 @@ public record RecipeConfig(
             + " must divide the mini-batch of "
             + miniSamples
             + " samples (ppo_mini_batch_size × rollout.n)");
-    Checks.require(
-        !algorithm.useKlInReward(),
-        "algorithm.use_kl_in_reward",
-        "not supported yet; use actor_rollout_ref.actor.use_kl_loss=true");
     if (model.path() == null) {
       int need = data.maxPromptLength() + data.maxResponseLength();
       Checks.require(
@@ -96,7 +95,8 @@ public record RecipeConfig(
         reward,
         Duration.ofMillis((long) (timeout * 1000)),
         trainer,
-        s.optString("sft.output_dir").orElse(null));
+        s.optString("sft.output_dir").orElse(null),
+        OverlongBufferKeys.from(s, data.maxResponseLength()));
   }
 
   private static AlgorithmConfig algorithm(Settings s) {
@@ -108,12 +108,13 @@ public record RecipeConfig(
             s.getBool("algorithm.norm_adv_by_std_in_grpo"),
             s.getDouble("algorithm.gamma"),
             s.getDouble("algorithm.lam"),
-            s.getBool("algorithm.use_kl_in_reward"),
+            false,
             base.klPenalty(),
             base.klCtrl(),
-            base.filterGroups(),
+            FilterGroupsKeys.from(s),
             RolloutCorrectionKeys.from(s));
-    return c;
+    FilterGroupsKeys.genBatchSize(s);
+    return KlInRewardKeys.apply(s, c);
   }
 
   private static RewardSpec reward(Settings s) {
@@ -142,6 +143,11 @@ public record RecipeConfig(
             + algorithm.advEstimator().key()
             + " compares responses within a group; it needs n >= 2, got "
             + rollout.n());
+    Checks.require(
+        algorithm.advEstimator() != AdvantageEstimator.REMAX,
+        "algorithm.adv_estimator",
+        "remax needs a greedy baseline response per prompt, which the samplers do not generate"
+            + " yet; use grpo, rloo or reinforce_plus_plus_baseline");
   }
 
   /** Total GRPO steps given the batches per epoch. */
@@ -171,7 +177,7 @@ public record RecipeConfig(
                 actor.optimizer(),
                 actor.schedule(Math.max(1, optimizerSteps)),
                 actor.loss(),
-                actor.loss().useKlLoss(),
+                actor.loss().useKlLoss() || algorithm.useKlInReward(),
                 actor.shuffle(),
                 trainer.seed(),
                 model.modelType()));

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -54,7 +56,14 @@ public final class RecipeLoader {
 
   private Settings validate(Map<String, Object> raw, Map<String, String> origin) {
     Map<String, Object> values = new LinkedHashMap<>();
+    List<String> notes = new ArrayList<>();
     for (var e : raw.entrySet()) {
+      Optional<String> noEffect =
+          schema.key(e.getKey()).isPresent() ? Optional.empty() : VerlEngineKeys.reason(e.getKey());
+      if (noEffect.isPresent()) {
+        notes.add(e.getKey() + "=" + e.getValue() + " has no effect here: " + noEffect.get());
+        continue;
+      }
       KeySpec spec =
           schema
               .key(e.getKey())
@@ -95,7 +104,7 @@ public final class RecipeLoader {
         }
       }
     }
-    return new Settings(schema, values);
+    return new Settings(schema, values, notes);
   }
 
   private void flatten(

@@ -160,8 +160,10 @@ public final class RecipeSchema {
     b.add(of("algorithm.norm_adv_by_std_in_grpo", BOOL, true, "divide by the group std"));
     b.add(of("algorithm.gamma", DOUBLE, 1.0, "discount γ"));
     b.add(of("algorithm.lam", DOUBLE, 1.0, "GAE λ (kept for compatibility)"));
-    b.add(of("algorithm.use_kl_in_reward", BOOL, false, "β·KL in the reward (unsupported)"));
+    KlInRewardKeys.declare(b);
     RolloutCorrectionKeys.declare(b);
+    OverlongBufferKeys.declare(b);
+    FilterGroupsKeys.declare(b);
   }
 
   private static void trainer(Schema.Builder b) {

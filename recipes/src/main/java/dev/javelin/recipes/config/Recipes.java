@@ -23,7 +23,8 @@ public final class Recipes {
   public static final String BUNDLED_DIR = "recipes/";
 
   private static final List<String> BUNDLED =
-      List.of("arith-sft", "arith-grpo", "countdown-grpo", "gsm8k-grpo", "math500-eval");
+      List.of(
+          "arith-sft", "arith-grpo", "countdown-grpo", "gsm8k-grpo", "dapo-math", "math500-eval");
 
   private Recipes() {}
 

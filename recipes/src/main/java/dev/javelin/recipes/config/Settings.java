@@ -13,10 +13,24 @@ import java.util.TreeMap;
 public final class Settings {
   private final Schema schema;
   private final Map<String, Object> values;
+  private final List<String> noEffectNotes;
 
   Settings(Schema schema, Map<String, Object> values) {
+    this(schema, values, List.of());
+  }
+
+  Settings(Schema schema, Map<String, Object> values, List<String> noEffectNotes) {
     this.schema = schema;
     this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+    this.noEffectNotes = List.copyOf(noEffectNotes);
+  }
+
+  /**
+   * One line per VeRL engine key the recipe set that has no effect here ({@link VerlEngineKeys}),
+   * for the run to print at start-up.
+   */
+  public List<String> noEffectNotes() {
+    return noEffectNotes;
   }
 
   public Schema schema() {

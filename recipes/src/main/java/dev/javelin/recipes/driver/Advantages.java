@@ -8,6 +8,7 @@ import dev.javelin.trainer.TrainSample;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The driver's advantage stage: pads the step's responses to (B, T), places each outcome score on
@@ -22,6 +23,18 @@ public final class Advantages {
 
   /** Builds the trainer's samples for {@code rollouts} scored {@code scores}. */
   public static Result compute(List<Rollout> rollouts, double[] scores, AlgorithmConfig config) {
+    return compute(rollouts, scores, config, in -> in);
+  }
+
+  /**
+   * As {@link #compute(List, double[], AlgorithmConfig)}, with {@code shaping} applied to the (B,
+   * T) token rewards before the estimator (the in-reward KL penalty).
+   */
+  public static Result compute(
+      List<Rollout> rollouts,
+      double[] scores,
+      AlgorithmConfig config,
+      UnaryOperator<AdvantageInput> shaping) {
     int rows = rollouts.size();
     int cols = 1;
     for (Rollout r : rollouts) {
@@ -33,7 +46,7 @@ public final class Advantages {
       Arrays.fill(mask, r * cols, r * cols + rollouts.get(r).responseLength(), true);
       uids[r] = rollouts.get(r).promptUid();
     }
-    AdvantageInput input = AdvantageInput.fromScores(rows, cols, scores, mask, uids);
+    AdvantageInput input = shaping.apply(AdvantageInput.fromScores(rows, cols, scores, mask, uids));
     AdvantageResult result = config.advEstimator().compute(input, config);
     double[] adv = result.advantages(); // (B, T)
     List<TrainSample> samples = new ArrayList<>(rows);

@@ -3,6 +3,7 @@ package dev.javelin.recipes.driver;
 import dev.javelin.datasets.BatchSampler;
 import dev.javelin.datasets.DataOrderConfig;
 import dev.javelin.datasets.Example;
+import dev.javelin.recipes.config.FilterGroupsKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
 import dev.javelin.recipes.metrics.ConsoleProgress;
@@ -47,6 +48,7 @@ public final class GrpoDriver {
   private final Map<Example, PromptedExample> prompted = new IdentityHashMap<>();
   private final List<StepListener> listeners = new ArrayList<>();
   private final PolicyUpdate update;
+  private final DynamicSampling dynamic;
   private final BatchLog batchLog;
   private final boolean oneStepOff;
 
@@ -70,6 +72,7 @@ public final class GrpoDriver {
     this.metrics = metrics;
     this.console = console;
     this.update = new PolicyUpdate(recipe, trainer, scoring);
+    this.dynamic = new DynamicSampling(recipe, scoring);
     this.batchLog = new BatchLog(recipe.trainer().defaultLocalDir().resolve("batches.jsonl"));
     this.oneStepOff = recipe.trainer().oneStepOff();
     if (oneStepOff) {
@@ -91,7 +94,10 @@ public final class GrpoDriver {
     long start = System.nanoTime();
     DataOrderConfig orderConfig =
         new DataOrderConfig(
-            recipe.data().trainBatchSize(), true, recipe.data().shuffle(), recipe.data().seed());
+            FilterGroupsKeys.genBatchSize(recipe.settings()),
+            true,
+            recipe.data().shuffle(),
+            recipe.data().seed());
     List<Example> examples = new ArrayList<>(prompted.keySet().size());
     task.train().forEach(p -> examples.add(p.example()));
     BatchSampler fresh = new BatchSampler(examples, orderConfig);
@@ -175,6 +181,9 @@ public final class GrpoDriver {
       GenerationLauncher launcher) {
     PhaseTimer timer = new PhaseTimer();
     long start = System.nanoTime();
+    if (recipe.algorithm().filterGroups().enable()) {
+      return dynamicStep(step, source, launcher, timer, start);
+    }
     boolean launchedHere = current == null;
     PendingGeneration cur =
         launchedHere ? timer.time("wait_gen", () -> launch(source.draw(step), launcher)) : current;
@@ -191,13 +200,8 @@ public final class GrpoDriver {
     timer.time(
         "update_weights",
         () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));
-    double seconds = (System.nanoTime() - start) / 1e9;
-    Map<String, Double> m = new LinkedHashMap<>(upd.metrics());
-    m.putAll(
-        StepMetrics.of(step, gen.result(), upd.scores(), upd.adv(), upd.rewardMetrics(), seconds));
-    m.putAll(timer.metrics());
-    m.put("timing_s/gen", gen.seconds());
-    m.put("timing_s/step", seconds);
+    Map<String, Double> m = stepMetrics(step, gen, upd, timer, start);
+    double seconds = m.get("timing_s/step");
     m.putAll(
         OverlapMetrics.of(
             gen.result().rollouts(),
@@ -208,6 +212,44 @@ public final class GrpoDriver {
             samplers.restarts(),
             samplers.rejectedResults()));
     return new StepOutcome(cur.batch(), m, next);
+  }
+
+  /** The metrics every step reports: trainer, rewards, advantages, timings. */
+  private Map<String, Double> stepMetrics(
+      int step,
+      PendingGeneration.Timed gen,
+      PolicyUpdate.Result upd,
+      PhaseTimer timer,
+      long start) {
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Map<String, Double> m = new LinkedHashMap<>(upd.metrics());
+    m.putAll(
+        StepMetrics.of(step, gen.result(), upd.scores(), upd.adv(), upd.rewardMetrics(), seconds));
+    m.putAll(timer.metrics());
+    m.put("timing_s/gen", gen.seconds());
+    m.put("timing_s/step", seconds);
+    return m;
+  }
+
+  /** A sync step with DAPO dynamic sampling: rounds of generation until the batch is full. */
+  private StepOutcome dynamicStep(
+      int step, BatchSource source, GenerationLauncher launcher, PhaseTimer timer, long start) {
+    DynamicSampling.Collected c =
+        timer.time(
+            "wait_gen",
+            () ->
+                dynamic.collect(
+                    step,
+                    source::draw,
+                    (batch, round) -> launch(batch, launcher, round).await(),
+                    this::prompts));
+    PolicyUpdate.Result upd = update.run(c.gen().result(), prompts(c.batch()), timer, c.scored());
+    timer.time(
+        "update_weights",
+        () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));
+    Map<String, Double> m = stepMetrics(step, c.gen(), upd, timer, start);
+    m.putAll(c.metrics());
+    return new StepOutcome(c.batch(), m, null);
   }
 
   private SamplingParams params() {
@@ -247,9 +289,15 @@ public final class GrpoDriver {
   }
 
   private PendingGeneration launch(DrawnBatch batch, GenerationLauncher launcher) {
+    return launch(batch, launcher, 1);
+  }
+
+  /** Round {@code round} of a step's generation; later rounds (dynamic sampling) get own seeds. */
+  private PendingGeneration launch(DrawnBatch batch, GenerationLauncher launcher, int round) {
+    String phase = round == 1 ? "train" : "train#" + round;
     return launcher.launch(
         batch,
-        requests.requests("train", batch.step(), prompts(batch), recipe.rollout().n(), params()));
+        requests.requests(phase, batch.step(), prompts(batch), recipe.rollout().n(), params()));
   }
 
   /** The batch's prompts (tokenized), in batch order. */

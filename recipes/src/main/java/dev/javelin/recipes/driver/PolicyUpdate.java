@@ -25,11 +25,13 @@ final class PolicyUpdate {
   private final RecipeConfig recipe;
   private final Trainer trainer;
   private final Scoring scoring;
+  private final RewardShaping shaping;
 
   PolicyUpdate(RecipeConfig recipe, Trainer trainer, Scoring scoring) {
     this.recipe = recipe;
     this.trainer = trainer;
     this.scoring = scoring;
+    this.shaping = new RewardShaping(recipe);
   }
 
   /**
@@ -49,6 +51,17 @@ final class PolicyUpdate {
 
   /** Scores {@code gen} (n rollouts per prompt of {@code prompts}, in order) and trains on it. */
   Result run(GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer) {
+    return run(gen, prompts, timer, null);
+  }
+
+  /**
+   * As {@link #run(GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips scoring.
+   */
+  Result run(
+      GenerationResult gen,
+      List<PromptedExample> prompts,
+      PhaseTimer timer,
+      ScoredBatch prescored) {
     int n = recipe.rollout().n();
     List<PromptedExample> sources = new ArrayList<>(gen.rollouts().size());
     prompts.forEach(
@@ -57,18 +70,21 @@ final class PolicyUpdate {
             sources.add(p);
           }
         });
-    ScoredBatch scored = timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
-    double[] scores = scored.scores();
-    Advantages.Result adv =
-        timer.time("adv", () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm()));
-    List<TrainSample> samples = adv.samples();
+    ScoredBatch scored =
+        prescored != null
+            ? prescored
+            : timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
+    Map<String, Double> shapingMetrics = new LinkedHashMap<>();
+    double[] scores = shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
     TrainerConfig tc = recipe.trainerConfig(1);
-    if (!tc.bypassesOldLogProbs() && !tc.oldLogProbsInUpdate()) {
-      samples = timer.time("old_log_prob", () -> withLogProbs(adv.samples(), PolicyRole.ACTOR));
-    }
-    if (recipe.actor().loss().useKlLoss()) {
-      List<TrainSample> withOld = samples;
-      samples = timer.time("ref", () -> withLogProbs(withOld, PolicyRole.REFERENCE));
+    Advantages.Result adv;
+    List<TrainSample> samples;
+    if (shaping.klInReward()) {
+      adv = klShaped(gen, scores, tc, shapingMetrics, timer);
+      samples = adv.samples();
+    } else {
+      adv = timer.time("adv", () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm()));
+      samples = logProbs(adv.samples(), tc, recipe.actor().loss().useKlLoss(), timer);
     }
     List<TrainSample> ready = samples;
     Map<String, Double> m =
@@ -77,7 +93,67 @@ final class PolicyUpdate {
     if (old != null) {
       timer.split("update_actor", "old_log_prob", old);
     }
+    m.putAll(shapingMetrics);
     return new Result(m, scores, adv, scored.metrics());
+  }
+
+  /**
+   * VeRL's order with the KL in the reward: old and reference log-probs first, then r_t − β·KL,
+   * then the advantages; the result's samples carry both log-probs.
+   */
+  private Advantages.Result klShaped(
+      GenerationResult gen,
+      double[] scores,
+      TrainerConfig tc,
+      Map<String, Double> metrics,
+      PhaseTimer timer) {
+    List<TrainSample> lp =
+        logProbs(
+            Advantages.compute(gen.rollouts(), scores, recipe.algorithm()).samples(),
+            tc,
+            true,
+            timer);
+    Advantages.Result adv =
+        timer.time(
+            "adv",
+            () ->
+                Advantages.compute(
+                    gen.rollouts(), scores, recipe.algorithm(), shaping.klPenalty(lp, metrics)));
+    List<TrainSample> samples = new ArrayList<>(lp.size());
+    for (int i = 0; i < lp.size(); i++) {
+      samples.add(withAdvantages(lp.get(i), adv.samples().get(i)));
+    }
+    return new Advantages.Result(samples, adv.mean(), adv.max(), adv.min());
+  }
+
+  /** Old log-probs (unless the trainer takes them itself), then reference ones when asked. */
+  private List<TrainSample> logProbs(
+      List<TrainSample> samples, TrainerConfig tc, boolean reference, PhaseTimer timer) {
+    List<TrainSample> out = samples;
+    // The KL in the reward needs π_old before the update, so the update cannot take it itself.
+    boolean needOld = shaping.klInReward() || !tc.oldLogProbsInUpdate();
+    if (!tc.bypassesOldLogProbs() && needOld) {
+      List<TrainSample> in = out;
+      out = timer.time("old_log_prob", () -> withLogProbs(in, PolicyRole.ACTOR));
+    }
+    if (reference) {
+      List<TrainSample> in = out;
+      out = timer.time("ref", () -> withLogProbs(in, PolicyRole.REFERENCE));
+    }
+    return out;
+  }
+
+  /** {@code lp}'s log-probs with {@code adv}'s advantages (same rollout). */
+  private static TrainSample withAdvantages(TrainSample lp, TrainSample adv) {
+    return new TrainSample(
+        lp.promptUid(),
+        lp.promptIds(),
+        lp.responseIds(),
+        lp.rolloutLogProbs(),
+        lp.score(),
+        adv.advantages(),
+        lp.oldLogProbs(),
+        lp.refLogProbs());
   }
 
   private List<TrainSample> withLogProbs(List<TrainSample> samples, PolicyRole role) {

@@ -120,10 +120,82 @@ class RecipeConfigTest {
   }
 
   @Test
-  void klInRewardIsRefused() {
+  void klInRewardReadsVerlKeysAndKeepsAReference() {
+    RecipeConfig c =
+        Recipes.load(
+            "recipes/arith-grpo.yaml",
+            List.of(
+                "algorithm.use_kl_in_reward=true",
+                "algorithm.kl_penalty=low_var_kl",
+                "algorithm.kl_ctrl.type=adaptive",
+                "algorithm.kl_ctrl.kl_coef=0.05",
+                "algorithm.kl_ctrl.target_kl=0.2",
+                "algorithm.kl_ctrl.horizon=500"));
+    var a = c.algorithm();
+    assertTrue(a.useKlInReward());
+    assertEquals(dev.javelin.grpo.KlEstimator.K3, a.klPenalty());
+    assertEquals(dev.javelin.grpo.KlControlConfig.Type.ADAPTIVE, a.klCtrl().type());
+    assertEquals(0.05, a.klCtrl().klCoef());
+    assertEquals(0.2, a.klCtrl().targetKl());
+    assertEquals(500, a.klCtrl().horizon());
+    assertTrue(c.trainerConfig(1).useReference(), "the in-reward KL needs π_ref");
+    assertTrue(!Recipes.load("recipes/arith-grpo.yaml", List.of()).algorithm().useKlInReward());
     mentions(
-        fails("recipes/arith-grpo.yaml", "algorithm.use_kl_in_reward=true"),
-        "algorithm.use_kl_in_reward");
+        fails(
+            "recipes/arith-grpo.yaml",
+            "algorithm.use_kl_in_reward=true",
+            "algorithm.kl_penalty=full"),
+        "algorithm.kl_penalty");
+    mentions(
+        fails(
+            "recipes/arith-grpo.yaml",
+            "algorithm.use_kl_in_reward=true",
+            "algorithm.kl_ctrl.horizon=0"),
+        "algorithm.kl_ctrl.horizon");
+  }
+
+  @Test
+  void dapoMathHasDaposSettings() {
+    RecipeConfig c = Recipes.load("dapo-math", List.of());
+    var pl = c.actor().loss().policyLoss();
+    assertEquals(0.2, pl.clipRatioLow());
+    assertEquals(0.28, pl.clipRatioHigh());
+    assertEquals(dev.javelin.grpo.LossAggMode.TOKEN_MEAN, pl.lossAggMode());
+    assertTrue(c.algorithm().filterGroups().enable());
+    assertEquals("acc", c.algorithm().filterGroups().metric());
+    assertEquals(96, FilterGroupsKeys.genBatchSize(c.settings()));
+    assertTrue(c.overlong().enabled());
+    assertTrue(!c.actor().loss().useKlLoss() && !c.algorithm().useKlInReward(), "no KL");
+    assertEquals("math_dapo", c.settings().getString("custom_reward_function.name"));
+  }
+
+  @Test
+  void overlongBufferIsValidatedAgainstTheResponseLimit() {
+    RecipeConfig c =
+        Recipes.load(
+            "recipes/arith-grpo.yaml",
+            List.of(
+                "data.max_response_length=16",
+                "reward_model.overlong_buffer.enable=true",
+                "reward_model.overlong_buffer.len=4",
+                "reward_model.overlong_buffer.penalty_factor=1.0"));
+    assertTrue(c.overlong().enabled());
+    assertEquals(0.0, c.overlong().penalty().penalty(12), 1e-12);
+    assertEquals(-0.5, c.overlong().penalty().penalty(14), 1e-12);
+    assertEquals(-1.0, c.overlong().penalty().penalty(16), 1e-12);
+    assertTrue(!Recipes.load("recipes/arith-grpo.yaml", List.of()).overlong().enabled());
+    mentions(
+        fails("recipes/arith-grpo.yaml", "reward_model.overlong_buffer.enable=true"),
+        "reward_model.overlong_buffer.len",
+        "> 0");
+    mentions(
+        fails(
+            "recipes/arith-grpo.yaml",
+            "data.max_response_length=16",
+            "reward_model.overlong_buffer.enable=true",
+            "reward_model.overlong_buffer.len=32"),
+        "reward_model.overlong_buffer.len",
+        "data.max_response_length");
   }
 
   @Test

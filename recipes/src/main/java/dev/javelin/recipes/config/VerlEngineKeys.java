@@ -1,0 +1,64 @@
+package dev.javelin.recipes.config;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * VeRL keys that only tune VeRL's own engines (FSDP, vLLM/SGLang, Megatron, its cluster layout): a
+ * recipe or a pasted VeRL script may set them, they have no effect here, and the run says so in one
+ * start-up line each ({@link Settings#noEffectNotes()}). Anything else the schema does not know is
+ * still an error with the closest key suggested.
+ */
+public final class VerlEngineKeys {
+  private record Rule(Pattern key, String why) {}
+
+  private static final String FSDP = "Javelin's trainer is one JAX/XLA program, not FSDP shards";
+  private static final List<Rule> RULES =
+      List.of(
+          rule("actor_rollout_ref\\.(actor|ref)\\.fsdp_config\\..+", FSDP),
+          rule("actor_rollout_ref\\.(actor|ref)\\.strategy", FSDP),
+          rule("actor_rollout_ref\\.actor\\.ulysses_sequence_parallel_size", FSDP),
+          rule("actor_rollout_ref\\.actor\\.use_dynamic_bsz", "micro-batches are fixed-size here"),
+          rule(
+              "actor_rollout_ref\\.(actor|ref|rollout)\\.(ppo|log_prob)_max_token_len_per_gpu",
+              "micro-batches are fixed-size here (use_dynamic_bsz has no effect)"),
+          rule(
+              "actor_rollout_ref\\.model\\.use_remove_padding",
+              "Javelin packs responses itself; VeRL's padding-removal kernel switch does not apply"),
+          rule(
+              "actor_rollout_ref\\.model\\.enable_gradient_checkpointing",
+              "activation rematerialisation is chosen by the XLA compiler"),
+          rule(
+              "actor_rollout_ref\\.ref\\.log_prob_micro_batch_size_per_gpu",
+              "the reference pass uses actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu"),
+          rule(
+              "actor_rollout_ref\\.rollout\\.(name|mode|tensor_model_parallel_size"
+                  + "|gpu_memory_utilization|enforce_eager|free_cache_engine|enable_chunked_prefill"
+                  + "|max_num_batched_tokens|load_format|dtype)",
+              "Javelin's samplers are its own engine (trainer.samplers, max_num_seqs), not vLLM/SGLang"),
+          rule(
+              "trainer\\.(n_gpus_per_node|nnodes)",
+              "devices are set by trainer.device and trainer.samplers"),
+          rule("trainer\\.critic_warmup", "there is no critic (no GAE)"),
+          rule(
+              "data\\.truncation",
+              "prompts over data.max_prompt_length are dropped (data.filter_overlong_prompts),"
+                  + " never truncated"));
+
+  private VerlEngineKeys() {}
+
+  private static Rule rule(String regex, String why) {
+    return new Rule(Pattern.compile(regex), why);
+  }
+
+  /** Why {@code key} has no effect here, when it is one of VeRL's engine keys. */
+  public static Optional<String> reason(String key) {
+    for (Rule r : RULES) {
+      if (r.key().matcher(key).matches()) {
+        return Optional.of(r.why());
+      }
+    }
+    return Optional.empty();
+  }
+}
