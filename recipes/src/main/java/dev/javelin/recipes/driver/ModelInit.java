@@ -1,14 +1,15 @@
 package dev.javelin.recipes.driver;
 
-import dev.javelin.backend.checkpoint.HfConfigJson;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
+import dev.javelin.backend.checkpoint.gguf.GgufException;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * The policy's starting point: the checkpoint at {@code actor_rollout_ref.model.path}, or a random
@@ -22,7 +23,7 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return ModelCheckpoint.config(checkpoint);
+      return checked(() -> ModelCheckpoint.config(checkpoint));
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
     return recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2"));
@@ -43,7 +44,7 @@ public final class ModelInit {
       return recipe.model().modelType();
     }
     Path checkpoint = modelDir(recipe);
-    String actual = ModelCheckpoint.architecture(checkpoint);
+    String actual = checked(() -> ModelCheckpoint.architecture(checkpoint));
     String stated = recipe.model().modelType();
     if (recipe.model().modelTypeStated() && !stated.equals(actual)) {
       throw new ConfigException(
@@ -58,10 +59,19 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return ModelCheckpoint.load(checkpoint);
+      return checked(() -> ModelCheckpoint.load(checkpoint));
     }
     return ModelCheckpoint.random(
         config(recipe), recipe.model().initSeed(), recipe.model().initStd());
+  }
+
+  /** A malformed GGUF is bad user input: one line naming the key and the file, no stack trace. */
+  private static <T> T checked(Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (GgufException e) {
+      throw new ConfigException("recipe key 'actor_rollout_ref.model.path': " + e.getMessage());
+    }
   }
 
   private static Path modelDir(RecipeConfig recipe) {

@@ -36,6 +36,6 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     return new PpoUpdater(
         Devices.open(recipe.trainer().device()),
         ModelInit.initial(recipe),
-        recipe.trainerConfig(steps));
+        recipe.trainerConfig(steps).withModelType(ModelInit.modelType(recipe)));
   }
 }

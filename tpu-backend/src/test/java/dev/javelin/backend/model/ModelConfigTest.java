@@ -92,4 +92,15 @@ class ModelConfigTest {
       assertEquals(orig[i], bf.data()[i], Math.abs(orig[i]) * 4e-3 + 1e-30);
     }
   }
+
+  @Test
+  void biasesFollowAttentionBiasNotTheModelType() {
+    ModelConfig llama = ModelConfig.tiny().withQkvBias(false);
+    // a bias-free model written under model_type qwen2 keeps no biases (attention_bias=false)
+    assertEquals(false, ModelConfigJson.parse(ModelConfigJson.write(llama, "qwen2")).qkvBias());
+    assertEquals(true, ModelConfigJson.parse(ModelConfigJson.write(llama.withQkvBias(true), "llama")).qkvBias());
+    // Qwen2 configs that say nothing about attention_bias have biases
+    String bare = ModelConfigJson.write(llama, "qwen2").replace("\"attention_bias\":false,", "");
+    assertEquals(true, ModelConfigJson.parse(bare).qkvBias());
+  }
 }

@@ -1,0 +1,65 @@
+package dev.javelin.recipes.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.ModelConfigJson;
+import dev.javelin.backend.safetensors.StorageType;
+import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Recipes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The model's architecture comes from the checkpoint, never from the recipe's default. */
+class ModelInitTest {
+  @TempDir Path tmp;
+
+  private Path llamaCheckpoint() {
+    ModelConfig c = new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, false, 64);
+    Path dir = tmp.resolve("llama");
+    ModelCheckpoint.random(c, 1, 0.02).save(dir, "llama", StorageType.F32);
+    return dir;
+  }
+
+  private static RecipeConfig recipe(Path model, String... more) {
+    List<String> o = new ArrayList<>(List.of("actor_rollout_ref.model.path=" + model,
+        "actor_rollout_ref.model.warmup_recipe="));
+    o.addAll(List.of(more));
+    return Recipes.load("recipes/arith-grpo.yaml", o);
+  }
+
+  @Test
+  void samplersGetTheCheckpointsOwnArchitecture() {
+    RecipeConfig r = recipe(llamaCheckpoint());
+    assertEquals("llama", ModelInit.modelType(r));
+    ModelConfig sent = ModelConfigJson.parse(ModelInit.configJson(r));
+    assertFalse(sent.qkvBias(), "a Llama checkpoint has no q/k/v biases");
+    assertEquals(ModelInit.initial(r).config(), sent);
+  }
+
+  @Test
+  void aContradictingRecipeModelTypeStops() {
+    RecipeConfig r = recipe(llamaCheckpoint(), "actor_rollout_ref.model.model_type=qwen2");
+    ConfigException e = assertThrows(ConfigException.class, () -> ModelInit.configJson(r));
+    assertTrue(e.getMessage().contains("'qwen2'") && e.getMessage().contains("'llama'"),
+        e.getMessage());
+  }
+
+  @Test
+  void aMalformedGgufIsOneConfigError() throws Exception {
+    Path bad = tmp.resolve("bad.gguf");
+    Files.write(bad, new byte[] {'G', 'G', 'U', 'F', 3, 0, 0, 0});
+    ConfigException e = assertThrows(ConfigException.class, () -> ModelInit.initial(recipe(bad)));
+    assertTrue(e.getMessage().contains("actor_rollout_ref.model.path") && e.getMessage().contains(
+        bad.toString()), e.getMessage());
+  }
+}
