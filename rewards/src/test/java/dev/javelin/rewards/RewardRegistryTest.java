@@ -98,9 +98,9 @@ class RewardRegistryTest {
     assertTrue(
         assertThrows(
                 RewardConfigException.class,
-                () -> RewardSpec.fromRecipe(Map.of("path", "my_reward.py")))
+                () -> RewardCode.open("my_reward.py"))
             .getMessage()
-            .contains("custom_reward_function.class"));
+            .contains("is a Python file"));
     assertTrue(
         assertThrows(
                 RewardConfigException.class, () -> RewardSpec.fromRecipe(Map.of("nmae", "math")))

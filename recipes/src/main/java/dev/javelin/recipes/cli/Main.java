@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.jobs.JobsApiException;
+import dev.javelin.rewards.RewardConfigException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,7 +86,7 @@ public final class Main {
                     + args[0]
                     + "' (use run, eval, sft, recipes, submit, jobs or status)");
       };
-    } catch (ConfigException e) {
+    } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
       return USAGE;
     } catch (JobsApiException e) {

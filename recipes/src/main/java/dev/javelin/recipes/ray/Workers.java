@@ -58,7 +58,7 @@ public final class Workers implements AutoCloseable {
           false,
           Placement.none());
     }
-    boolean owns = RayRuntime.ensureStarted(recipe.trainer());
+    boolean owns = RayRuntime.ensureStarted(recipe.trainer(), recipe.reward());
     boolean cluster = !RayRuntime.localMode();
     if (cluster != recipe.trainer().ray().equals("cluster")) {
       throw new ConfigException(
