@@ -16,6 +16,7 @@ public final class ConsoleProgress {
   private final long startNanos = System.nanoTime();
   private final int firstStep;
   private double lastAccuracy = Double.NaN;
+  private boolean lastIsAccuracy = true;
 
   /**
    * @param firstStep the first step this process runs (for the ETA of a resumed run)
@@ -35,6 +36,7 @@ public final class ConsoleProgress {
   public void step(int step, int total, Map<String, Double> m, double accuracy) {
     if (!Double.isNaN(accuracy)) {
       lastAccuracy = accuracy;
+      lastIsAccuracy = HeldOut.isAccuracy(m);
     }
     String line = line(step, total, m, elapsedSeconds());
     boolean milestone =
@@ -66,14 +68,15 @@ public final class ConsoleProgress {
     boolean sft = m.containsKey("sft/loss");
     return String.format(
         Locale.ROOT,
-        "[%s%s] step %d/%d | %s %.3f | acc %s | %.0f tok/s | %.2f s/step | ETA %s",
+        "[%s%s] step %d/%d | %s %.3f | %s %s | %.0f tok/s | %.2f s/step | ETA %s",
         "#".repeat(filled),
         ".".repeat(BAR - filled),
         step,
         total,
         sft ? "loss" : "reward",
         m.getOrDefault(sft ? "sft/loss" : "critic/score/mean", Double.NaN),
-        Double.isNaN(lastAccuracy) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * lastAccuracy),
+        lastIsAccuracy ? "acc" : "val reward",
+        Double.isNaN(lastAccuracy) ? "-" : HeldOut.format(lastAccuracy, lastIsAccuracy),
         m.getOrDefault("perf/throughput", 0.0),
         m.getOrDefault("timing_s/step", 0.0),
         duration(eta));
