@@ -5,6 +5,7 @@ import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.RequestFactory;
+import dev.javelin.recipes.driver.RunCheckpoints;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.SftRunner;
@@ -42,6 +43,7 @@ public final class Commands {
     warmUpIfNeeded(recipe, overrides);
     TaskData task = TaskLoader.load(recipe);
     int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
+    RunCheckpoints.refuseToOverwrite(recipe);
     Path dir = prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
@@ -112,6 +114,9 @@ public final class Commands {
     try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
         Workers workers = Workers.start(recipe, total);
         MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
+      // Written once the reward, data and workers are up: a run that fails at start-up leaves
+      // the previous attempt's recipe.yaml alone (each checkpoint also keeps its own copy).
+      writeRecipe(recipe, dir);
       RunSummary summary = body.run(scoring, workers, metrics, stop);
       out.println(summary.render());
       return summary;
@@ -211,10 +216,17 @@ public final class Commands {
     Path dir = recipe.trainer().defaultLocalDir();
     try {
       Files.createDirectories(dir);
-      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the run directory " + dir, e);
     }
     return dir;
+  }
+
+  private static void writeRecipe(RecipeConfig recipe, Path dir) {
+    try {
+      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir.resolve("recipe.yaml"), e);
+    }
   }
 }

@@ -65,7 +65,7 @@ public final class Main {
 
   /** Runs a command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+    if (args.length == 0 || isHelp(args[0]) || args.length > 1 && wantsHelp(args)) {
       out.print(USAGE_TEXT);
       return args.length == 0 ? USAGE : 0;
     }
@@ -95,18 +95,31 @@ public final class Main {
     }
   }
 
+  private static boolean isHelp(String a) {
+    return a.equals("-h") || a.equals("--help") || a.equals("help");
+  }
+
+  /** {@code javelin run --help}: a help flag before any recipe or key. */
+  private static boolean wantsHelp(String[] args) {
+    return args[1].equals("-h") || args[1].equals("--help");
+  }
+
   private static int local(String command, List<String> rest, PrintStream out) {
     if (rest.isEmpty()) {
       throw new ConfigException("'" + command + "' needs a recipe\n" + USAGE_TEXT);
     }
     List<String> overrides = overrides(rest.subList(1, rest.size()));
     Commands commands = new Commands(out);
-    switch (command) {
-      case "run" -> commands.run(rest.get(0), overrides);
-      case "sft" -> commands.sft(rest.get(0), overrides);
-      default -> commands.eval(rest.get(0), overrides);
-    }
-    return 0;
+    boolean stopped =
+        switch (command) {
+          case "run" -> commands.run(rest.get(0), overrides).stopped();
+          case "sft" -> commands.sft(rest.get(0), overrides).stopped();
+          default -> {
+            commands.eval(rest.get(0), overrides);
+            yield false;
+          }
+        };
+    return stopped ? FAILED : 0; // a run stopped by Ctrl-C did not finish: exit 1, as --help says
   }
 
   /**
@@ -144,7 +157,9 @@ public final class Main {
         }
       } else if (a.startsWith("--")) {
         throw new ConfigException(
-            "unknown option " + a + " (--samplers N, --ray-address HOST:PORT)");
+            "unknown option "
+                + a
+                + " (--samplers N, --device SPEC, --ray-address HOST:PORT; --help lists all)");
       } else {
         out.add(a);
       }

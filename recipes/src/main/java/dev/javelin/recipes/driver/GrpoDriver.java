@@ -100,6 +100,9 @@ public final class GrpoDriver {
     TrainingState state = checkpoints.resume(fresh.state());
     BatchSource source = new BatchSource(new BatchSampler(examples, orderConfig, state.data()));
     batchLog.resumeAt(state.globalStep());
+    if (state.globalStep() > 0) {
+      metrics.resumeAt(state.globalStep());
+    }
     samplers.loadWeights(trainer.snapshot(state.globalStep(), recipe.rollout().weightDtype()));
     double startAcc = state.startAccuracy();
     boolean isAccuracy = true; // until a validation says the reward reports no acc

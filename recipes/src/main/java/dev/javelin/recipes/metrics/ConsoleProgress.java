@@ -75,7 +75,7 @@ public final class ConsoleProgress {
         total,
         sft ? "loss" : "reward",
         m.getOrDefault(sft ? "sft/loss" : "critic/score/mean", Double.NaN),
-        lastIsAccuracy ? "acc" : "val reward",
+        Double.isNaN(lastAccuracy) ? "val" : lastIsAccuracy ? "acc" : "val reward",
         Double.isNaN(lastAccuracy) ? "-" : HeldOut.format(lastAccuracy, lastIsAccuracy),
         m.getOrDefault("perf/throughput", 0.0),
         m.getOrDefault("timing_s/step", 0.0),
