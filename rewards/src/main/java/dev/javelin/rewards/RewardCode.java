@@ -37,7 +37,9 @@ public record RewardCode(Path root) {
   private static final String KEY = "custom_reward_function.path";
   private static final int MAX_ERRORS_SHOWN = 10;
 
-  /** Finds or builds the code at {@code path}; every problem is one {@link RewardConfigException}. */
+  /**
+   * Finds or builds the code at {@code path}; every problem is one {@link RewardConfigException}.
+   */
   public static RewardCode open(String path) {
     Path p = Path.of(path).toAbsolutePath().normalize();
     String name = p.getFileName() == null ? "" : p.getFileName().toString();
@@ -69,8 +71,7 @@ public record RewardCode(Path root) {
   /** A class loader over this code whose parent sees the rewards API. */
   public ClassLoader loader(ClassLoader parent) {
     try {
-      return new URLClassLoader(
-          "custom-reward", new URL[] {root.toUri().toURL()}, parent);
+      return new URLClassLoader("custom-reward", new URL[] {root.toUri().toURL()}, parent);
     } catch (MalformedURLException e) {
       throw new RewardConfigException(KEY + ": cannot use " + root + " (" + e.getMessage() + ")");
     }

@@ -8,9 +8,9 @@ import java.util.Set;
 /**
  * The recipe's {@code custom_reward_function} section, mirroring VeRL's {@code
  * custom_reward_function.path/name/reward_kwargs}: {@code path} names a jar, a classes folder or
- * one {@code .java} file holding the reward's code ({@link RewardCode}), {@code class} names a
- * Java class (a {@link RewardFunction} or a {@link RewardFunctionProvider}), {@code name} a
- * registered function or a class name, and none of them means the data-source dispatcher ({@link
+ * one {@code .java} file holding the reward's code ({@link RewardCode}), {@code class} names a Java
+ * class (a {@link RewardFunction} or a {@link RewardFunctionProvider}), {@code name} a registered
+ * function or a class name, and none of them means the data-source dispatcher ({@link
  * DataSourceDispatcher}).
  *
  * @param path the reward's code (jar, classes folder or .java file), or null

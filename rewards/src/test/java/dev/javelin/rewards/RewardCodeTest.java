@@ -69,9 +69,11 @@ class RewardCodeTest {
 
   @Test
   void defaultPackageClassBySimpleName() throws IOException {
-    String text = LENGTH_PENALTY.replace("package com.example;", "").replace("class Provider", "class P");
+    String text =
+        LENGTH_PENALTY.replace("package com.example;", "").replace("class Provider", "class P");
     String path = source("LengthPenalty.java", text).toString();
-    assertEquals(-0.004, score(new RewardSpec(path, null, "LengthPenalty", Map.of()), "abcd"), 1e-12);
+    assertEquals(
+        -0.004, score(new RewardSpec(path, null, "LengthPenalty", Map.of()), "abcd"), 1e-12);
   }
 
   @Test
@@ -97,7 +99,8 @@ class RewardCodeTest {
 
     Path jar = tmp.resolve("reward.jar");
     jar(dir, jar);
-    assertEquals(-0.003, score(new RewardSpec(jar.toString(), null, "length_penalty", null), "abc"));
+    assertEquals(
+        -0.003, score(new RewardSpec(jar.toString(), null, "length_penalty", null), "abc"));
     assertEquals(
         -0.003,
         score(new RewardSpec(jar.toString(), "com.example.LengthPenalty", null, null), "abc"));
@@ -118,7 +121,8 @@ class RewardCodeTest {
     String path = source("LengthPenalty.java", LENGTH_PENALTY).toString();
     RewardSpec unknown = new RewardSpec(path, null, "nosuch", null);
     assertTrue(
-        assertThrows(RewardConfigException.class, () -> RewardRegistry.forSpec(unknown).resolve(unknown))
+        assertThrows(
+                RewardConfigException.class, () -> RewardRegistry.forSpec(unknown).resolve(unknown))
             .getMessage()
             .contains("unknown reward function 'nosuch'"));
   }

@@ -96,9 +96,7 @@ class RewardRegistryTest {
             .getMessage()
             .contains("cannot take keyword arguments"));
     assertTrue(
-        assertThrows(
-                RewardConfigException.class,
-                () -> RewardCode.open("my_reward.py"))
+        assertThrows(RewardConfigException.class, () -> RewardCode.open("my_reward.py"))
             .getMessage()
             .contains("is a Python file"));
     assertTrue(

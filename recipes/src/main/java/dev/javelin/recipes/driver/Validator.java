@@ -2,12 +2,12 @@ package dev.javelin.recipes.driver;
 
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutConfig;
+import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.rewards.RewardResult;
 import dev.javelin.rewards.ScoredBatch;
 import dev.javelin.sampler.GenerationResult;
 import dev.javelin.sampler.SamplingParams;
-import dev.javelin.recipes.metrics.HeldOut;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

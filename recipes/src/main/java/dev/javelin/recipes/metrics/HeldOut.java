@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * The headline held-out metric of a validation pass: {@code val/acc/mean@1} (a percentage) when the
- * reward reports an {@code acc} extra, else {@code val/reward/mean@1}, the mean score, printed as
- * a plain number: a reward whose scores are not accuracies is never shown as one.
+ * reward reports an {@code acc} extra, else {@code val/reward/mean@1}, the mean score, printed as a
+ * plain number: a reward whose scores are not accuracies is never shown as one.
  */
 public final class HeldOut {
   /** The key of the mean greedy accuracy, present when the reward reports {@code acc}. */

@@ -57,7 +57,9 @@ class MainTest {
   @Test
   void helpInEveryPlace() {
     for (String[] args :
-        new String[][] {{"help"}, {"--help"}, {"run", "--help"}, {"eval", "-h"}, {"sft", "--help"}}) {
+        new String[][] {
+          {"help"}, {"--help"}, {"run", "--help"}, {"eval", "-h"}, {"sft", "--help"}
+        }) {
       out.reset();
       assertEquals(0, run(args), String.join(" ", args) + ": " + err());
       assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: javelin"));

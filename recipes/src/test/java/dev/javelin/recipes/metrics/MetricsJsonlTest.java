@@ -41,8 +41,7 @@ class MetricsJsonlTest {
   }
 
   @Test
-  void resumeDropsTheStepsAfterTheCheckpoint(@TempDir Path dir)
-      throws Exception {
+  void resumeDropsTheStepsAfterTheCheckpoint(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("metrics.jsonl");
     try (MetricsJsonl m = new MetricsJsonl(file)) {
       for (int step = 0; step <= 5; step++) {

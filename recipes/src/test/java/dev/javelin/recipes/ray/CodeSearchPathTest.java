@@ -46,7 +46,8 @@ class CodeSearchPathTest {
     Files.writeString(src, "public class R {}\n");
     assertEquals(
         List.of(lib.toString(), reward.toString()),
-        CodeSearchPath.forRecipe(lib.toString(), new RewardSpec(reward.toString(), null, "x", null)));
+        CodeSearchPath.forRecipe(
+            lib.toString(), new RewardSpec(reward.toString(), null, "x", null)));
     List<String> compiled =
         CodeSearchPath.forRecipe(lib.toString(), new RewardSpec(src.toString(), null, "R", null));
     assertEquals(2, compiled.size());
