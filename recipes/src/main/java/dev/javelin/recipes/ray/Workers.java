@@ -32,6 +32,19 @@ public final class Workers implements AutoCloseable {
     this.placement = placement;
   }
 
+  /** Opens and closes {@code device} once; a device this host lacks is one line naming the key. */
+  static void checkDevice(String device) {
+    try {
+      Devices.open(device).close();
+    } catch (IllegalArgumentException | IllegalStateException | UnsatisfiedLinkError e) {
+      throw new ConfigException(
+          "recipe key 'trainer.device': "
+              + e.getMessage()
+              + " (use --device cpu, or install the plugin the reason names)",
+          e);
+    }
+  }
+
   /**
    * Starts the trainer (for a run of {@code totalSteps}) and {@code trainer.samplers} samplers that
    * wait for the first weights.
@@ -46,12 +59,14 @@ public final class Workers implements AutoCloseable {
     int n = recipe.trainer().samplers();
     int slots = recipe.rollout().maxNumSeqs();
     String device = recipe.trainer().device();
+    if (!recipe.trainer().ray().equals("cluster")) {
+      checkDevice(device); // here the workers share this host: fail before any actor starts
+    }
     if (recipe.trainer().ray().equals("off")) {
       List<SamplerActor> samplers = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         samplers.add(SamplerActor.awaitingWeights(device, configJson, slots));
       }
-      Devices.open(device).close(); // fail fast on a bad device spec
       return new Workers(
           RecipeTrainerFactory.create(withSteps),
           new LocalSamplerPool(samplers),

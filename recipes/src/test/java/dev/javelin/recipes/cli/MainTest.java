@@ -85,4 +85,15 @@ class MainTest {
     assertTrue(err().contains("is not a UTF-8 text file"), err());
     assertFalse(err().contains("Input length"), err());
   }
+
+  @Test
+  void devicesThisHostCannotOpenAreOneLine(@TempDir Path dir) {
+    assertEquals(2, run("run", "recipes/arith-grpo.yaml", "--device", "gpu"));
+    assertTrue(err().contains("'trainer.device'") && err().contains("a GPU is xla:gpu"), err());
+    err.reset();
+    assertEquals(2, run(TinyRecipe.runArgs(dir.resolve("r"), 1, "trainer.device=xla:gpu")));
+    String msg = err();
+    assertTrue(msg.startsWith("javelin: recipe key 'trainer.device': "), msg);
+    assertEquals(1, msg.strip().lines().count(), msg);
+  }
 }
