@@ -17,6 +17,8 @@ import dev.javelin.recipes.ray.RunRegistryReporter;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.recipes.task.TaskLoader;
+import dev.javelin.trainer.Checkpointer;
+import dev.javelin.trainer.ResumeMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** The three commands, each a straight line: load recipe → data → workers → loop → summary. */
@@ -166,10 +169,15 @@ public final class Commands {
     }
   }
 
-  private static RecipeConfig evalRecipe(String target, List<String> overrides) {
+  private RecipeConfig evalRecipe(String target, List<String> overrides) {
     Path p = Path.of(target);
     if (!Files.isDirectory(p)) {
       return Recipes.load(target, overrides);
+    }
+    Optional<Path> latest = latestCheckpoint(p);
+    if (latest.isPresent()) {
+      out.println("javelin eval: " + p + " is a run directory; evaluating " + latest.get());
+      p = latest.get();
     }
     Path recipe = p.resolve("recipe.yaml");
     Path parent = p.toAbsolutePath().getParent();
@@ -189,6 +197,14 @@ public final class Commands {
     all.add(0, "actor_rollout_ref.model.path=" + p);
     all.add(0, "actor_rollout_ref.model.warmup_recipe=");
     return Recipes.load(recipe.toString(), all);
+  }
+
+  /** The newest {@code global_step_N} of a run directory (none for a checkpoint or model dir). */
+  private static Optional<Path> latestCheckpoint(Path dir) {
+    if (Files.isRegularFile(dir.resolve("config.json"))) {
+      return Optional.empty();
+    }
+    return new Checkpointer(dir, 0).resolve(new ResumeMode.Auto());
   }
 
   private void warmUpIfNeeded(RecipeConfig recipe, List<String> overrides) {

@@ -15,12 +15,14 @@ import org.junit.jupiter.api.io.TempDir;
 class RunDirTest {
   @TempDir Path tmp;
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
   private int run(String... args) {
     err.reset();
+    out.reset();
     return Main.run(
         args,
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -50,5 +52,11 @@ class RunDirTest {
             .filter(l -> l.startsWith("{\"step\":2,"))
             .count();
     assertEquals(1, stepTwo);
+
+    // eval of the run directory evaluates its latest checkpoint with that checkpoint's recipe.
+    assertEquals(0, run("eval", dir.toString()), err.toString(StandardCharsets.UTF_8));
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("evaluating " + dir.resolve("global_step_2")), printed);
+    assertTrue(printed.contains("val-core/synthetic/arith/acc/mean@1 = "), printed);
   }
 }
