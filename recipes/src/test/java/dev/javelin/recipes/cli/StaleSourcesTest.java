@@ -26,9 +26,10 @@ class StaleSourcesTest {
   }
 
   private String stale(Path stamp) throws Exception {
-    Process p = new ProcessBuilder("bash", SCRIPT.toString(), root.toString(), stamp.toString())
-        .redirectErrorStream(true)
-        .start();
+    Process p =
+        new ProcessBuilder("bash", SCRIPT.toString(), root.toString(), stamp.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     p.waitFor();
     return out;
