@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
@@ -103,6 +104,13 @@ public final class GrpoDriver {
     if (state.globalStep() > 0) {
       metrics.resumeAt(state.globalStep());
     }
+    var lastMeasured =
+        state.globalStep() > 0
+            ? metrics.last(List.of(HeldOut.ACC, HeldOut.REWARD))
+            : Optional.<MetricsJsonl.Recorded>empty();
+    if (console != null) {
+      console.resumedAt(state.globalStep());
+    }
     samplers.loadWeights(trainer.snapshot(state.globalStep(), recipe.rollout().weightDtype()));
     double startAcc = state.startAccuracy();
     boolean isAccuracy = true; // until a validation says the reward reports no acc
@@ -113,7 +121,10 @@ public final class GrpoDriver {
       log(0, total, val, startAcc);
     }
     int step = state.globalStep();
-    double lastAcc = startAcc;
+    // A resumed or rerun run reports what its own records last measured, and when.
+    double lastAcc = lastMeasured.map(r -> r.value()).orElse(startAcc);
+    int lastAccStep = lastMeasured.map(r -> (int) r.step()).orElse(0);
+    isAccuracy = lastMeasured.map(r -> r.key().equals(HeldOut.ACC)).orElse(isAccuracy);
     double lastReward = Double.NaN;
     boolean saved = true;
     PendingGeneration pending = null;
@@ -133,6 +144,7 @@ public final class GrpoDriver {
           m.putAll(validator.run(step));
           m.put("timing_s/testing", (System.nanoTime() - t0) / 1e9);
           lastAcc = HeldOut.value(m);
+          lastAccStep = step;
           isAccuracy = HeldOut.isAccuracy(m);
         }
         // The batch line goes first: a kill between it and the checkpoint leaves a line past the
@@ -156,6 +168,7 @@ public final class GrpoDriver {
         step,
         startAcc,
         lastAcc,
+        lastAccStep,
         lastReward,
         (System.nanoTime() - start) / 1e9,
         step < total,

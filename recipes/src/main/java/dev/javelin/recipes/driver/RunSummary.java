@@ -11,7 +11,8 @@ import java.util.Locale;
  * @param firstStep the first step this process ran (0 when none)
  * @param lastStep the last completed step
  * @param startAccuracy held-out greedy accuracy before training (NaN when unknown)
- * @param finalAccuracy held-out greedy accuracy at the end (NaN when not validated)
+ * @param finalAccuracy the last held-out value measured (NaN when not validated)
+ * @param finalAccuracyStep the step {@code finalAccuracy} was measured at
  * @param finalReward mean training reward of the last step
  * @param seconds wall time of the loop
  * @param stopped whether the run stopped early (Ctrl-C)
@@ -23,6 +24,7 @@ public record RunSummary(
     int lastStep,
     double startAccuracy,
     double finalAccuracy,
+    int finalAccuracyStep,
     double finalReward,
     double seconds,
     boolean stopped,
@@ -51,7 +53,7 @@ public record RunSummary(
               HeldOut.label(acc),
               HeldOut.format(startAccuracy, acc),
               HeldOut.format(finalAccuracy, acc),
-              lastStep,
+              finalAccuracyStep,
               HeldOut.delta(startAccuracy, finalAccuracy, acc)));
     }
     sb.append("checkpoints and metrics.jsonl: ").append(runDir.toAbsolutePath());

@@ -85,6 +85,7 @@ public final class SftRunner {
     int total = recipe.totalSteps(order.batchesPerEpoch());
     double startAcc = validate(0);
     double acc = startAcc;
+    int accStep = 0;
     boolean isAccuracy = heldOutIsAccuracy;
     Map<String, Double> m = Map.of();
     int step = 0;
@@ -97,6 +98,7 @@ public final class SftRunner {
       m.put("timing_s/step", (System.nanoTime() - t0) / 1e9);
       if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
         acc = validate(step);
+        accStep = step;
         m.put(heldOutIsAccuracy ? HeldOut.ACC : HeldOut.REWARD, acc);
         isAccuracy = heldOutIsAccuracy;
       }
@@ -114,6 +116,7 @@ public final class SftRunner {
         step,
         startAcc,
         acc,
+        accStep,
         Double.NaN,
         (System.nanoTime() - start) / 1e9,
         stop.requested(),

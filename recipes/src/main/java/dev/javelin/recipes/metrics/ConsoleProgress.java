@@ -13,8 +13,8 @@ public final class ConsoleProgress {
   private static final int LOG_LINES = 50;
   private final PrintStream out;
   private final boolean inPlace;
-  private final long startNanos = System.nanoTime();
-  private final int firstStep;
+  private long startNanos = System.nanoTime();
+  private int firstStep;
   private double lastAccuracy = Double.NaN;
   private boolean lastIsAccuracy = true;
 
@@ -30,6 +30,12 @@ public final class ConsoleProgress {
   /** For {@code System.out}, redrawing in place when a console is attached. */
   public static ConsoleProgress stdout(int firstStep) {
     return new ConsoleProgress(System.out, System.console() != null, firstStep);
+  }
+
+  /** A run that resumed from the checkpoint of {@code globalStep}: the ETA counts from here. */
+  public void resumedAt(int globalStep) {
+    firstStep = globalStep + 1;
+    startNanos = System.nanoTime();
   }
 
   /** Redraws the line for {@code step} of {@code total}. */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,6 +67,41 @@ public final class MetricsJsonl implements AutoCloseable {
     } catch (IOException | NumberFormatException e) {
       throw new UncheckedIOException("cannot truncate " + file, new IOException(e));
     }
+  }
+
+  /** A value as last recorded: the step it was measured at, its key and value. */
+  public record Recorded(long step, String key, double value) {}
+
+  /**
+   * The last line holding any of {@code keys} (the first of them that line has), read back from the
+   * file: what a resumed or rerun run last measured, and at which step.
+   */
+  public Optional<Recorded> last(List<String> keys) {
+    List<String> lines;
+    try {
+      out.flush();
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return Optional.empty(); // an unreadable history only loses the summary's look-back
+    }
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      Matcher step = STEP.matcher(lines.get(i));
+      if (!step.find()) {
+        continue;
+      }
+      for (String key : keys) {
+        Matcher v = valueOf(key).matcher(lines.get(i));
+        if (v.find()) {
+          return Optional.of(
+              new Recorded(Long.parseLong(step.group(1)), key, Double.parseDouble(v.group(1))));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Pattern valueOf(String key) {
+    return Pattern.compile("\"" + Pattern.quote(key) + "\":(-?[0-9][0-9.eE+-]*)");
   }
 
   /** Writes one line. */

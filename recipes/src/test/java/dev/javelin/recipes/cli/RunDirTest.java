@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.recipes.driver.RunSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -58,5 +59,25 @@ class RunDirTest {
     String printed = out.toString(StandardCharsets.UTF_8);
     assertTrue(printed.contains("evaluating " + dir.resolve("global_step_2")), printed);
     assertTrue(printed.contains("val-core/synthetic/arith/acc/mean@1 = "), printed);
+  }
+
+  @Test
+  void rerunOfAFinishedRunReportsWhatItsRecordsMeasured() throws Exception {
+    Path dir = tmp.resolve("done");
+    RunSummary first =
+        new Commands(quiet())
+            .run("recipes/arith-grpo.yaml", TinyRecipe.overrides(dir, 2, "trainer.test_freq=1"));
+    RunSummary again =
+        new Commands(quiet())
+            .run("recipes/arith-grpo.yaml", TinyRecipe.overrides(dir, 2, "trainer.test_freq=1"));
+    assertEquals(2, again.lastStep());
+    assertEquals(first.finalAccuracy(), again.finalAccuracy());
+    assertEquals(2, again.finalAccuracyStep());
+    assertEquals(
+        first.render().lines().skip(1).findFirst(), again.render().lines().skip(1).findFirst());
+  }
+
+  private static PrintStream quiet() {
+    return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
   }
 }
