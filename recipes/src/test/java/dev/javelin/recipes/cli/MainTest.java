@@ -96,4 +96,20 @@ class MainTest {
     assertTrue(msg.startsWith("javelin: recipe key 'trainer.device': "), msg);
     assertEquals(1, msg.strip().lines().count(), msg);
   }
+
+  @Test
+  void promptsTheTokenizerCannotEncodeNameTheCharacter(@TempDir Path dir) {
+    assertEquals(
+        2,
+        run(
+            "run",
+            "recipes/countdown-grpo.yaml",
+            "data.synthetic.train_size=32",
+            "data.synthetic.val_size=4",
+            "trainer.default_local_dir=" + dir));
+    String msg = err();
+    assertTrue(msg.contains("'actor_rollout_ref.model.tokenizer_path'"), msg);
+    assertTrue(msg.contains("U+005B '['"), msg);
+    assertEquals(1, msg.strip().lines().count(), msg);
+  }
 }
