@@ -92,6 +92,11 @@ public final class Main {
     } catch (JobsApiException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;
+    } catch (RuntimeException e) {
+      // A bad file or key found by a worker or deep in a loader: its message, not a stack trace.
+      RuntimeException bad = BadInput.in(e).orElseThrow(() -> e);
+      err.println("javelin: " + BadInput.message(bad));
+      return USAGE;
     }
   }
 
