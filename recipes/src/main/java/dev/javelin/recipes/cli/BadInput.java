@@ -33,9 +33,6 @@ final class BadInput {
   /** Its message on one line (a wrapped message may carry the worker's own trace). */
   static String message(RuntimeException e) {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return m.lines()
-        .filter(l -> !l.matches("^\\s+at .*"))
-        .reduce((a, b) -> a + "\n" + b)
-        .orElse(m);
+    return m.lines().filter(l -> !l.matches("^\\s+at .*")).reduce((a, b) -> a + "\n" + b).orElse(m);
   }
 }

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.ray;
 
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.safetensors.SafetensorsFile;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -10,9 +11,13 @@ import dev.javelin.recipes.driver.RecipeTrainerFactory;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.sampler.SamplerActor;
 import dev.javelin.trainer.Trainer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The trainer and the sampler pool of a run, placed as {@code trainer.ray} says: Ray local mode
@@ -30,6 +35,25 @@ public final class Workers implements AutoCloseable {
     this.samplers = Objects.requireNonNull(samplers, "samplers");
     this.ownsRay = ownsRay;
     this.placement = placement;
+  }
+
+  /**
+   * Opens every {@code *.safetensors} file of the model directory once (header and bounds only), so
+   * a truncated or foreign file is one line here instead of a failed actor.
+   */
+  static void checkWeights(String modelPath) {
+    if (modelPath == null || !Files.isDirectory(Path.of(modelPath))) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(Path.of(modelPath))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".safetensors")).sorted().toList()) {
+        SafetensorsFile.open(f).close();
+      }
+    } catch (IOException e) {
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.path': cannot read " + modelPath + " (" + e + ")",
+          e);
+    }
   }
 
   /** Opens and closes {@code device} once; a device this host lacks is one line naming the key. */
@@ -61,6 +85,7 @@ public final class Workers implements AutoCloseable {
     String device = recipe.trainer().device();
     if (!recipe.trainer().ray().equals("cluster")) {
       checkDevice(device); // here the workers share this host: fail before any actor starts
+      checkWeights(recipe.model().path());
     }
     if (recipe.trainer().ray().equals("off")) {
       List<SamplerActor> samplers = new ArrayList<>();
