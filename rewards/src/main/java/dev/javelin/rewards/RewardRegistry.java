@@ -62,6 +62,18 @@ public final class RewardRegistry {
     return new RewardRegistry(found, loader);
   }
 
+  /**
+   * The registry a spec resolves in: with {@code path}, its providers and classes come from that
+   * code too ({@link RewardCode}); without, from this module's class loader.
+   */
+  public static RewardRegistry forSpec(RewardSpec spec) {
+    ClassLoader base = RewardRegistry.class.getClassLoader();
+    if (spec.path() == null) {
+      return load(base);
+    }
+    return load(RewardCode.open(spec.path()).loader(base));
+  }
+
   /** Registered names, sorted. */
   public java.util.Set<String> names() {
     return providers.keySet();
@@ -83,15 +95,31 @@ public final class RewardRegistry {
     return p.create(kwargs == null ? Map.of() : kwargs, this);
   }
 
-  /** Resolves a recipe spec: class first, then name, else the data-source dispatcher. */
+  /**
+   * Resolves a recipe spec: class first, then name (a registered name, else a class this registry's
+   * loader finds, as VeRL's {@code name} names a function inside {@code path}), else the
+   * data-source dispatcher.
+   */
   public RewardFunction resolve(RewardSpec spec) {
     if (spec.className() != null) {
       return createFromClass(spec.className(), spec.kwargs());
     }
     if (spec.name() != null) {
+      if (!providers.containsKey(spec.name()) && loadable(spec.name())) {
+        return createFromClass(spec.name(), spec.kwargs());
+      }
       return create(spec.name(), spec.kwargs());
     }
     return DataSourceDispatcher.withDefaults(this, spec.kwargs());
+  }
+
+  private boolean loadable(String className) {
+    try {
+      Class.forName(className, false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /**

@@ -7,23 +7,36 @@ import java.util.Set;
 
 /**
  * The recipe's {@code custom_reward_function} section, mirroring VeRL's {@code
- * custom_reward_function.path/name/reward_kwargs}: {@code class} names a Java class (a {@link
- * RewardFunction} or a {@link RewardFunctionProvider}), {@code name} a registered function, and
- * neither means the data-source dispatcher ({@link DataSourceDispatcher}).
+ * custom_reward_function.path/name/reward_kwargs}: {@code path} names a jar, a classes folder or
+ * one {@code .java} file holding the reward's code ({@link RewardCode}), {@code class} names a Java
+ * class (a {@link RewardFunction} or a {@link RewardFunctionProvider}), {@code name} a registered
+ * function or a class name, and none of them means the data-source dispatcher ({@link
+ * DataSourceDispatcher}).
  *
+ * @param path the reward's code (jar, classes folder or .java file), or null
  * @param className fully-qualified class name, or null
- * @param name registered function name, or null
+ * @param name registered function name or class name, or null
  * @param kwargs keyword arguments passed to the function
  */
-public record RewardSpec(String className, String name, Map<String, Object> kwargs) {
+public record RewardSpec(String path, String className, String name, Map<String, Object> kwargs) {
 
-  private static final Set<String> KEYS = Set.of("class", "name", "reward_kwargs");
+  private static final Set<String> KEYS = Set.of("path", "class", "name", "reward_kwargs");
 
   /** Blank strings become null; kwargs are copied. */
   public RewardSpec {
-    className = className == null || className.isBlank() ? null : className.trim();
-    name = name == null || name.isBlank() ? null : name.trim();
+    path = blankToNull(path);
+    className = blankToNull(className);
+    name = blankToNull(name);
     kwargs = kwargs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(kwargs));
+  }
+
+  /** A spec without code of its own: the class or name resolves on the class path. */
+  public RewardSpec(String className, String name, Map<String, Object> kwargs) {
+    this(null, className, name, kwargs);
+  }
+
+  private static String blankToNull(String v) {
+    return v == null || v.isBlank() ? null : v.trim();
   }
 
   /** The default: dispatch by data source with default arguments. */
@@ -36,25 +49,17 @@ public record RewardSpec(String className, String name, Map<String, Object> kwar
     return new RewardSpec(null, name, kwargs);
   }
 
-  /**
-   * Reads a recipe section ({@code class}, {@code name}, {@code reward_kwargs}). VeRL's {@code
-   * path} is rejected with a pointer to {@code class}; other unknown keys are rejected too.
-   */
+  /** Reads a recipe section ({@code path}, {@code class}, {@code name}, {@code reward_kwargs}). */
   public static RewardSpec fromRecipe(Map<String, Object> section) {
     if (section == null) {
       return dispatcher();
     }
     for (String key : section.keySet()) {
-      if (key.equals("path")) {
-        throw new RewardConfigException(
-            "custom_reward_function.path: Javelin loads Java classes, not Python files; set"
-                + " custom_reward_function.class to a fully-qualified class name instead");
-      }
       if (!KEYS.contains(key)) {
         throw new RewardConfigException(
             "custom_reward_function."
                 + key
-                + ": unknown key; accepted: class, name, reward_kwargs");
+                + ": unknown key; accepted: path, class, name, reward_kwargs");
       }
     }
     Object kw = section.get("reward_kwargs");
@@ -66,7 +71,8 @@ public record RewardSpec(String className, String name, Map<String, Object> kwar
     if (kw instanceof Map<?, ?> m) {
       m.forEach((k, v) -> kwargs.put(String.valueOf(k), v));
     }
-    return new RewardSpec(str(section, "class"), str(section, "name"), kwargs);
+    return new RewardSpec(
+        str(section, "path"), str(section, "class"), str(section, "name"), kwargs);
   }
 
   private static String str(Map<String, Object> section, String key) {

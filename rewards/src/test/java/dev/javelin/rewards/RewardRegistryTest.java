@@ -96,11 +96,9 @@ class RewardRegistryTest {
             .getMessage()
             .contains("cannot take keyword arguments"));
     assertTrue(
-        assertThrows(
-                RewardConfigException.class,
-                () -> RewardSpec.fromRecipe(Map.of("path", "my_reward.py")))
+        assertThrows(RewardConfigException.class, () -> RewardCode.open("my_reward.py"))
             .getMessage()
-            .contains("custom_reward_function.class"));
+            .contains("is a Python file"));
     assertTrue(
         assertThrows(
                 RewardConfigException.class, () -> RewardSpec.fromRecipe(Map.of("nmae", "math")))

@@ -7,6 +7,7 @@ import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
+import dev.javelin.recipes.driver.RunCheckpoints;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.SftRunner;
@@ -18,6 +19,8 @@ import dev.javelin.recipes.ray.RunRegistryReporter;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.recipes.task.TaskLoader;
+import dev.javelin.trainer.Checkpointer;
+import dev.javelin.trainer.ResumeMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** The three commands, each a straight line: load recipe → data → workers → loop → summary. */
@@ -45,6 +49,7 @@ public final class Commands {
     warmUpIfNeeded(recipe, overrides);
     TaskData task = TaskLoader.load(recipe);
     int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
+    RunCheckpoints.refuseToOverwrite(recipe);
     Path dir = prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
@@ -120,6 +125,9 @@ public final class Commands {
     try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
         Workers workers = Workers.start(recipe, total);
         MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
+      // Written once the reward, data and workers are up: a run that fails at start-up leaves
+      // the previous attempt's recipe.yaml alone (each checkpoint also keeps its own copy).
+      writeRecipe(recipe, dir);
       RunSummary summary = body.run(scoring, workers, metrics, stop);
       out.println(summary.render());
       return summary;
@@ -169,10 +177,15 @@ public final class Commands {
     }
   }
 
-  private static RecipeConfig evalRecipe(String target, List<String> overrides) {
+  private RecipeConfig evalRecipe(String target, List<String> overrides) {
     Path p = Path.of(target);
     if (!Files.isDirectory(p)) {
       return Recipes.load(target, overrides);
+    }
+    Optional<Path> latest = latestCheckpoint(p);
+    if (latest.isPresent()) {
+      out.println("javelin eval: " + p + " is a run directory; evaluating " + latest.get());
+      p = latest.get();
     }
     Path recipe = p.resolve("recipe.yaml");
     Path parent = p.toAbsolutePath().getParent();
@@ -192,6 +205,14 @@ public final class Commands {
     all.add(0, "actor_rollout_ref.model.path=" + p);
     all.add(0, "actor_rollout_ref.model.warmup_recipe=");
     return Recipes.load(recipe.toString(), all);
+  }
+
+  /** The newest {@code global_step_N} of a run directory (none for a checkpoint or model dir). */
+  private static Optional<Path> latestCheckpoint(Path dir) {
+    if (Files.isRegularFile(dir.resolve("config.json"))) {
+      return Optional.empty();
+    }
+    return new Checkpointer(dir, 0).resolve(new ResumeMode.Auto());
   }
 
   private void warmUpIfNeeded(RecipeConfig recipe, List<String> overrides) {
@@ -219,10 +240,17 @@ public final class Commands {
     Path dir = recipe.trainer().defaultLocalDir();
     try {
       Files.createDirectories(dir);
-      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the run directory " + dir, e);
     }
     return dir;
+  }
+
+  private static void writeRecipe(RecipeConfig recipe, Path dir) {
+    try {
+      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir.resolve("recipe.yaml"), e);
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.jobs.JobsApiException;
+import dev.javelin.rewards.RewardConfigException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,7 +65,7 @@ public final class Main {
 
   /** Runs a command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+    if (args.length == 0 || isHelp(args[0]) || args.length > 1 && wantsHelp(args)) {
       out.print(USAGE_TEXT);
       return args.length == 0 ? USAGE : 0;
     }
@@ -85,13 +86,27 @@ public final class Main {
                     + args[0]
                     + "' (use run, eval, sft, recipes, submit, jobs or status)");
       };
-    } catch (ConfigException e) {
+    } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
       return USAGE;
     } catch (JobsApiException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;
+    } catch (RuntimeException e) {
+      // A bad file or key found by a worker or deep in a loader: its message, not a stack trace.
+      RuntimeException bad = BadInput.in(e).orElseThrow(() -> e);
+      err.println("javelin: " + BadInput.message(bad));
+      return USAGE;
     }
+  }
+
+  private static boolean isHelp(String a) {
+    return a.equals("-h") || a.equals("--help") || a.equals("help");
+  }
+
+  /** {@code javelin run --help}: a help flag before any recipe or key. */
+  private static boolean wantsHelp(String[] args) {
+    return args[1].equals("-h") || args[1].equals("--help");
   }
 
   private static int local(String command, List<String> rest, PrintStream out) {
@@ -100,12 +115,16 @@ public final class Main {
     }
     List<String> overrides = overrides(rest.subList(1, rest.size()));
     Commands commands = new Commands(out);
-    switch (command) {
-      case "run" -> commands.run(rest.get(0), overrides);
-      case "sft" -> commands.sft(rest.get(0), overrides);
-      default -> commands.eval(rest.get(0), overrides);
-    }
-    return 0;
+    boolean stopped =
+        switch (command) {
+          case "run" -> commands.run(rest.get(0), overrides).stopped();
+          case "sft" -> commands.sft(rest.get(0), overrides).stopped();
+          default -> {
+            commands.eval(rest.get(0), overrides);
+            yield false;
+          }
+        };
+    return stopped ? FAILED : 0; // a run stopped by Ctrl-C did not finish: exit 1, as --help says
   }
 
   /**
@@ -143,7 +162,9 @@ public final class Main {
         }
       } else if (a.startsWith("--")) {
         throw new ConfigException(
-            "unknown option " + a + " (--samplers N, --ray-address HOST:PORT)");
+            "unknown option "
+                + a
+                + " (--samplers N, --device SPEC, --ray-address HOST:PORT; --help lists all)");
       } else {
         out.add(a);
       }

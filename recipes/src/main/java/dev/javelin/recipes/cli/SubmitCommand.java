@@ -132,9 +132,13 @@ final class SubmitCommand {
   /** The job: this JVM's class path and the recipe, running {@code javelin run}. */
   static JobPlan plan(String recipeArg, List<String> checkedOverrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, checkedOverrides);
-    JobBundle bundle = JobBundle.ofThisJvm(recipeArg);
+    JobBundle bundle = JobBundle.ofThisJvm(recipeArg, recipe.reward());
     List<String> cli = new ArrayList<>(List.of("run", bundle.recipeInJob()));
     cli.addAll(checkedOverrides);
+    if (recipe.reward().path() != null) {
+      // The reward's code travels in the bundle (on the job's class path); the local path does not.
+      cli.add("custom_reward_function.path=");
+    }
     Map<String, String> env = new LinkedHashMap<>();
     env.put("JAVELIN_JOB_CWD", Path.of("").toAbsolutePath().toString());
     for (String name : PASSED_ENV) {

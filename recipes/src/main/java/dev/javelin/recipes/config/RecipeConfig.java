@@ -119,6 +119,7 @@ public record RecipeConfig(
 
   private static RewardSpec reward(Settings s) {
     Map<String, Object> section = new LinkedHashMap<>();
+    s.optString("custom_reward_function.path").ifPresent(v -> section.put("path", v));
     s.optString("custom_reward_function.class").ifPresent(v -> section.put("class", v));
     s.optString("custom_reward_function.name").ifPresent(v -> section.put("name", v));
     if (s.isSet("custom_reward_function.reward_kwargs")) {

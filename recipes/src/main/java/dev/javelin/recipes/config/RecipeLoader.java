@@ -1,6 +1,7 @@
 package dev.javelin.recipes.config;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -129,9 +130,20 @@ public final class RecipeLoader {
       if (Files.size(recipe) > MAX_RECIPE_BYTES) {
         throw new ConfigException("recipe " + recipe + " is larger than 1 MiB");
       }
-      return parse(Files.readString(recipe), recipe.toString());
+      Map<String, Object> doc = parse(Files.readString(recipe), recipe.toString());
+      if (doc.isEmpty()) {
+        throw new ConfigException(
+            "recipe "
+                + recipe
+                + " is empty: start from a bundled recipe (javelin recipes lists them) and"
+                + " change the keys you need");
+      }
+      return doc;
     } catch (NoSuchFileException e) {
       throw new ConfigException("recipe file not found: " + recipe, e);
+    } catch (CharacterCodingException e) {
+      throw new ConfigException(
+          "recipe " + recipe + " is not a UTF-8 text file: pass a YAML recipe", e);
     } catch (IOException e) {
       throw new ConfigException("cannot read recipe " + recipe + ": " + e.getMessage(), e);
     }

@@ -47,8 +47,9 @@ public final class RecipeSchema {
     rollout(b);
     algorithm(b);
     trainer(b);
+    b.add(optional("custom_reward_function.path", STRING, "a reward's .java file, jar or classes"));
     b.add(optional("custom_reward_function.class", STRING, "a RewardFunction class name"));
-    b.add(optional("custom_reward_function.name", STRING, "a registered reward function"));
+    b.add(optional("custom_reward_function.name", STRING, "a registered reward or class name"));
     b.add(optional("custom_reward_function.reward_kwargs", MAP, "keyword arguments"));
     b.add(of("reward.timeout_s", DOUBLE, 10.0, "time limit of one reward call, seconds"));
     b.add(optional("sft.output_dir", STRING, "where `sft` writes the final model (HF layout)"));

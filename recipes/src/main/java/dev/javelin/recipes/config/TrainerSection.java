@@ -68,7 +68,19 @@ public record TrainerSection(
     }
   }
 
+  /** The device specs a recipe may name (what each one needs is checked when it opens). */
+  private static final List<String> DEVICES = List.of("cpu", "ref", "xla:cpu", "xla:gpu", "tpu");
+
   static TrainerSection from(Settings s) {
+    String device = s.getString("trainer.device");
+    Checks.require(
+        DEVICES.contains(device),
+        "trainer.device",
+        "'"
+            + device
+            + "' is not a device; use one of "
+            + DEVICES
+            + (device.contains("gpu") || device.contains("cuda") ? " (a GPU is xla:gpu)" : ""));
     String project = s.getString("trainer.project_name");
     String experiment = s.getString("trainer.experiment_name");
     Path dir =

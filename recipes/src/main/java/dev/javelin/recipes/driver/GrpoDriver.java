@@ -7,6 +7,7 @@ import dev.javelin.recipes.config.FilterGroupsKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
 import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
@@ -105,15 +107,30 @@ public final class GrpoDriver {
     TrainingState state = checkpoints.resume(fresh.state());
     BatchSource source = new BatchSource(new BatchSampler(examples, orderConfig, state.data()));
     batchLog.resumeAt(state.globalStep());
+    if (state.globalStep() > 0) {
+      metrics.resumeAt(state.globalStep());
+    }
+    var lastMeasured =
+        state.globalStep() > 0
+            ? metrics.last(List.of(HeldOut.ACC, HeldOut.REWARD))
+            : Optional.<MetricsJsonl.Recorded>empty();
+    if (console != null) {
+      console.resumedAt(state.globalStep());
+    }
     samplers.loadWeights(trainer.snapshot(state.globalStep(), recipe.rollout().weightDtype()));
     double startAcc = state.startAccuracy();
+    boolean isAccuracy = true; // until a validation says the reward reports no acc
     if (state.globalStep() == 0 && recipe.trainer().valBeforeTrain() && validator.enabled()) {
       Map<String, Double> val = validator.run(0);
-      startAcc = val.get("val/acc/mean@1");
+      startAcc = HeldOut.value(val);
+      isAccuracy = HeldOut.isAccuracy(val);
       log(0, total, val, startAcc);
     }
     int step = state.globalStep();
-    double lastAcc = startAcc;
+    // A resumed or rerun run reports what its own records last measured, and when.
+    double lastAcc = lastMeasured.map(r -> r.value()).orElse(startAcc);
+    int lastAccStep = lastMeasured.map(r -> (int) r.step()).orElse(0);
+    isAccuracy = lastMeasured.map(r -> r.key().equals(HeldOut.ACC)).orElse(isAccuracy);
     double lastReward = Double.NaN;
     boolean saved = true;
     PendingGeneration pending = null;
@@ -132,7 +149,9 @@ public final class GrpoDriver {
           long t0 = System.nanoTime();
           m.putAll(validator.run(step));
           m.put("timing_s/testing", (System.nanoTime() - t0) / 1e9);
-          lastAcc = m.get("val/acc/mean@1");
+          lastAcc = HeldOut.value(m);
+          lastAccStep = step;
+          isAccuracy = HeldOut.isAccuracy(m);
         }
         // The batch line goes first: a kill between it and the checkpoint leaves a line past the
         // checkpoint's step, which the resume drops; the other order would lose step K's line.
@@ -141,7 +160,7 @@ public final class GrpoDriver {
         if (saved) {
           checkpoints.save(new TrainingState(step, source.checkpointState(pending), startAcc), m);
         }
-        log(step, total, m, m.getOrDefault("val/acc/mean@1", Double.NaN));
+        log(step, total, m, HeldOut.value(m));
       }
       if (!saved) {
         // A prefetched batch still in hand is dropped; the checkpoint's data order draws it again.
@@ -155,10 +174,12 @@ public final class GrpoDriver {
         step,
         startAcc,
         lastAcc,
+        lastAccStep,
         lastReward,
         (System.nanoTime() - start) / 1e9,
         step < total,
-        recipe.trainer().defaultLocalDir());
+        recipe.trainer().defaultLocalDir(),
+        isAccuracy);
   }
 
   /**
@@ -320,9 +341,8 @@ public final class GrpoDriver {
     }
     if (console != null) {
       if (step == 0) {
-        console.message(
-            String.format(
-                java.util.Locale.ROOT, "step 0: held-out greedy accuracy %.1f%%", 100 * accuracy));
+        boolean acc = HeldOut.isAccuracy(m);
+        console.message("step 0: " + HeldOut.label(acc) + " " + HeldOut.format(accuracy, acc));
       } else {
         console.step(step, total, m, accuracy);
       }

@@ -3,10 +3,12 @@ package dev.javelin.recipes.driver;
 import dev.javelin.datasets.DataOrderState;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Recipes;
 import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.ResumeMode;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerState;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -17,13 +19,15 @@ import java.util.logging.Logger;
  * atomically by the trainer module's {@link Checkpointer}), and resuming per {@code
  * trainer.resume_mode}.
  */
-final class RunCheckpoints {
+public final class RunCheckpoints {
   private static final Logger LOG = Logger.getLogger(RunCheckpoints.class.getName());
   private final Checkpointer checkpointer;
   private final ResumeMode mode;
   private final Trainer trainer;
+  private final RecipeConfig recipe;
 
   RunCheckpoints(RecipeConfig recipe, Trainer trainer) {
+    this.recipe = recipe;
     this.checkpointer =
         new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
     this.mode = parse(recipe.trainer().resumeMode());
@@ -47,6 +51,7 @@ final class RunCheckpoints {
       throw new ConfigException("recipe key 'trainer.resume_mode': " + e.getMessage(), e);
     }
     if (dir.isEmpty()) {
+      refuseToOverwrite(recipe);
       return new TrainingState(0, fresh, Double.NaN);
     }
     TrainerState state = trainer.loadCheckpoint(dir.get());
@@ -55,10 +60,43 @@ final class RunCheckpoints {
     return t;
   }
 
-  /** Writes step {@code state.globalStep()} and records how long it took. */
+  /**
+   * {@code resume_mode=disable} in a directory that holds checkpoints: a fresh run would mix its
+   * checkpoints and metrics with the old run's, so it is refused with both ways out.
+   */
+  public static void refuseToOverwrite(RecipeConfig recipe) {
+    if (!(parse(recipe.trainer().resumeMode()) instanceof ResumeMode.Disable)) {
+      return;
+    }
+    Optional<Path> existing =
+        new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep())
+            .resolve(new ResumeMode.Auto());
+    existing.ifPresent(
+        old -> {
+          throw new ConfigException(
+              "recipe key 'trainer.resume_mode': disable, but "
+                  + recipe.trainer().defaultLocalDir()
+                  + " already holds checkpoints (latest "
+                  + old.getFileName()
+                  + "); nothing was changed. To start fresh set another trainer.default_local_dir"
+                  + " (or delete that directory); to continue that run drop"
+                  + " trainer.resume_mode=disable");
+        });
+  }
+
+  /**
+   * Writes step {@code state.globalStep()} with the recipe that trained it (so evaluating the
+   * checkpoint uses that recipe) and records how long it took.
+   */
   void save(TrainingState state, Map<String, Double> metrics) {
     long t0 = System.nanoTime();
-    checkpointer.save(state.globalStep(), dir -> trainer.saveCheckpoint(dir, state.toExtra()));
+    String yaml = Recipes.toYaml(recipe.settings());
+    checkpointer.save(
+        state.globalStep(),
+        dir -> {
+          trainer.saveCheckpoint(dir, state.toExtra());
+          Files.writeString(dir.resolve("recipe.yaml"), yaml);
+        });
     metrics.put("timing_s/save_checkpoint", (System.nanoTime() - t0) / 1e9);
   }
 }

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.metrics.HeldOut;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -10,21 +11,25 @@ import java.util.Locale;
  * @param firstStep the first step this process ran (0 when none)
  * @param lastStep the last completed step
  * @param startAccuracy held-out greedy accuracy before training (NaN when unknown)
- * @param finalAccuracy held-out greedy accuracy at the end (NaN when not validated)
+ * @param finalAccuracy the last held-out value measured (NaN when not validated)
+ * @param finalAccuracyStep the step {@code finalAccuracy} was measured at
  * @param finalReward mean training reward of the last step
  * @param seconds wall time of the loop
  * @param stopped whether the run stopped early (Ctrl-C)
  * @param runDir {@code trainer.default_local_dir}
+ * @param heldOutIsAccuracy whether the held-out values are accuracies ({@link HeldOut})
  */
 public record RunSummary(
     int firstStep,
     int lastStep,
     double startAccuracy,
     double finalAccuracy,
+    int finalAccuracyStep,
     double finalReward,
     double seconds,
     boolean stopped,
-    Path runDir) {
+    Path runDir,
+    boolean heldOutIsAccuracy) {
 
   /** The lines printed at the end of a run. */
   public String render() {
@@ -40,22 +45,18 @@ public record RunSummary(
                 ? ""
                 : String.format(Locale.ROOT, "; last-step reward %.3f", finalReward)));
     if (!Double.isNaN(startAccuracy) || !Double.isNaN(finalAccuracy)) {
+      boolean acc = heldOutIsAccuracy;
       sb.append(
           String.format(
               Locale.ROOT,
-              "held-out greedy accuracy: %s at start -> %s at step %d (%s points)%n",
-              pct(startAccuracy),
-              pct(finalAccuracy),
-              lastStep,
-              Double.isNaN(startAccuracy) || Double.isNaN(finalAccuracy)
-                  ? "?"
-                  : String.format(Locale.ROOT, "%+.1f", 100 * (finalAccuracy - startAccuracy))));
+              "%s: %s at start -> %s at step %d (%s)%n",
+              HeldOut.label(acc),
+              HeldOut.format(startAccuracy, acc),
+              HeldOut.format(finalAccuracy, acc),
+              finalAccuracyStep,
+              HeldOut.delta(startAccuracy, finalAccuracy, acc)));
     }
     sb.append("checkpoints and metrics.jsonl: ").append(runDir.toAbsolutePath());
     return sb.toString();
-  }
-
-  private static String pct(double v) {
-    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * v);
   }
 }

@@ -29,7 +29,7 @@ public final class Scoring implements AutoCloseable {
     this.tokenizer = tokenizer;
     RewardFunction fn;
     try {
-      fn = RewardRegistry.load().resolve(recipe.reward());
+      fn = RewardRegistry.forSpec(recipe.reward()).resolve(recipe.reward());
     } catch (RewardConfigException e) {
       throw new ConfigException(e.getMessage(), e);
     }

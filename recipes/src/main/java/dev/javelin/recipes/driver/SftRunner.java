@@ -6,6 +6,7 @@ import dev.javelin.datasets.Example;
 import dev.javelin.datasets.Tokenizer;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
@@ -36,6 +37,7 @@ public final class SftRunner {
   private final Validator validator;
   private final MetricsJsonl metrics;
   private final ConsoleProgress console;
+  private boolean heldOutIsAccuracy = true; // set by each validation
 
   public SftRunner(
       RecipeConfig recipe,
@@ -83,6 +85,8 @@ public final class SftRunner {
     int total = recipe.totalSteps(order.batchesPerEpoch());
     double startAcc = validate(0);
     double acc = startAcc;
+    int accStep = 0;
+    boolean isAccuracy = heldOutIsAccuracy;
     Map<String, Double> m = Map.of();
     int step = 0;
     while (step < total && !stop.requested()) {
@@ -94,13 +98,15 @@ public final class SftRunner {
       m.put("timing_s/step", (System.nanoTime() - t0) / 1e9);
       if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
         acc = validate(step);
-        m.put("val/acc/mean@1", acc);
+        accStep = step;
+        m.put(heldOutIsAccuracy ? HeldOut.ACC : HeldOut.REWARD, acc);
+        isAccuracy = heldOutIsAccuracy;
       }
       metrics.write(step, m);
       if (console != null) {
-        console.step(step, total, m, m.getOrDefault("val/acc/mean@1", Double.NaN));
+        console.step(step, total, m, HeldOut.value(m));
       }
-      if (m.containsKey("val/acc/mean@1") && acc >= stopAtAccuracy()) {
+      if (m.containsKey(HeldOut.ACC) && acc >= stopAtAccuracy()) {
         break; // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
       }
     }
@@ -110,10 +116,12 @@ public final class SftRunner {
         step,
         startAcc,
         acc,
+        accStep,
         Double.NaN,
         (System.nanoTime() - start) / 1e9,
         stop.requested(),
-        outputDir(recipe));
+        outputDir(recipe),
+        isAccuracy);
   }
 
   /** {@code sft.stop_at_accuracy}, or +∞ when unset. */
@@ -132,7 +140,8 @@ public final class SftRunner {
     if (step == 0) {
       metrics.write(0, val);
     }
-    return val.get("val/acc/mean@1");
+    heldOutIsAccuracy = HeldOut.isAccuracy(val);
+    return HeldOut.value(val);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.javelin.recipes.driver;
 
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutConfig;
+import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.rewards.RewardResult;
 import dev.javelin.rewards.ScoredBatch;
@@ -54,8 +55,10 @@ public final class Validator {
   public Map<String, Double> run(long step) {
     Map<String, Double> m = new LinkedHashMap<>();
     Pass greedy = pass(step, 1, SamplingParams.greedy(maxResponse, stops));
-    greedy.accuracyBySource(1, false).forEach((src, acc) -> m.put(key(src, "mean@1"), acc));
-    m.put("val/acc/mean@1", greedy.overall());
+    // VeRL names each value by the reward's own variable: acc when reported, else the score.
+    String var = greedy.reportsAcc() ? "acc" : "reward";
+    greedy.accuracyBySource(1, false).forEach((src, acc) -> m.put(key(src, var, "mean@1"), acc));
+    m.put(greedy.reportsAcc() ? HeldOut.ACC : HeldOut.REWARD, greedy.overall());
     if (rollout.valN() > 1) {
       int n = rollout.valN();
       SamplingParams params =
@@ -68,16 +71,19 @@ public final class Validator {
               stops,
               false);
       Pass sampled = pass(step, n, params);
-      sampled.accuracyBySource(n, false).forEach((src, acc) -> m.put(key(src, "mean@" + n), acc));
+      String sv = sampled.reportsAcc() ? "acc" : "reward";
+      sampled
+          .accuracyBySource(n, false)
+          .forEach((src, acc) -> m.put(key(src, sv, "mean@" + n), acc));
       sampled
           .accuracyBySource(n, true)
-          .forEach((src, acc) -> m.put(key(src, "maj@" + n + "/mean"), acc));
+          .forEach((src, acc) -> m.put(key(src, sv, "maj@" + n + "/mean"), acc));
     }
     return m;
   }
 
-  private static String key(String source, String stat) {
-    return "val-core/" + source + "/acc/" + stat;
+  private static String key(String source, String var, String stat) {
+    return "val-core/" + source + "/" + var + "/" + stat;
   }
 
   private Pass pass(long step, int n, SamplingParams params) {
@@ -105,6 +111,11 @@ public final class Validator {
     Pass(List<RewardResult> results, List<String> answers) {
       this.results = results;
       this.answers = answers;
+    }
+
+    /** Whether the reward reported an {@code acc} extra for any result. */
+    boolean reportsAcc() {
+      return results.stream().anyMatch(r -> r.extras().containsKey("acc"));
     }
 
     double overall() {

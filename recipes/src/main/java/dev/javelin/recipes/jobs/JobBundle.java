@@ -1,6 +1,7 @@
 package dev.javelin.recipes.jobs;
 
 import dev.javelin.recipes.ray.CodeSearchPath;
+import dev.javelin.rewards.RewardSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,9 +42,9 @@ public record JobBundle(JobPackage workingDir, List<JobPackage> jars, String rec
    * search path ({@link CodeSearchPath}: manifest-only jars expanded, Ray's own jars left out since
    * the cluster brings {@code ray_dist.jar}, and they would push the upload over 100 MiB).
    */
-  public static JobBundle ofThisJvm(String recipeArg) {
+  public static JobBundle ofThisJvm(String recipeArg, RewardSpec reward) {
     List<Path> classPath = new ArrayList<>();
-    CodeSearchPath.of(System.getProperty("java.class.path"))
+    CodeSearchPath.forRecipe(System.getProperty("java.class.path"), reward)
         .forEach(e -> classPath.add(Path.of(e)));
     return of(classPath, recipeArg);
   }

@@ -13,9 +13,10 @@ public final class ConsoleProgress {
   private static final int LOG_LINES = 50;
   private final PrintStream out;
   private final boolean inPlace;
-  private final long startNanos = System.nanoTime();
-  private final int firstStep;
+  private long startNanos = System.nanoTime();
+  private int firstStep;
   private double lastAccuracy = Double.NaN;
+  private boolean lastIsAccuracy = true;
 
   /**
    * @param firstStep the first step this process runs (for the ETA of a resumed run)
@@ -31,10 +32,17 @@ public final class ConsoleProgress {
     return new ConsoleProgress(System.out, System.console() != null, firstStep);
   }
 
+  /** A run that resumed from the checkpoint of {@code globalStep}: the ETA counts from here. */
+  public void resumedAt(int globalStep) {
+    firstStep = globalStep + 1;
+    startNanos = System.nanoTime();
+  }
+
   /** Redraws the line for {@code step} of {@code total}. */
   public void step(int step, int total, Map<String, Double> m, double accuracy) {
     if (!Double.isNaN(accuracy)) {
       lastAccuracy = accuracy;
+      lastIsAccuracy = HeldOut.isAccuracy(m);
     }
     String line = line(step, total, m, elapsedSeconds());
     boolean milestone =
@@ -66,14 +74,15 @@ public final class ConsoleProgress {
     boolean sft = m.containsKey("sft/loss");
     return String.format(
         Locale.ROOT,
-        "[%s%s] step %d/%d | %s %.3f | acc %s | %.0f tok/s | %.2f s/step | ETA %s",
+        "[%s%s] step %d/%d | %s %.3f | %s %s | %.0f tok/s | %.2f s/step | ETA %s",
         "#".repeat(filled),
         ".".repeat(BAR - filled),
         step,
         total,
         sft ? "loss" : "reward",
         m.getOrDefault(sft ? "sft/loss" : "critic/score/mean", Double.NaN),
-        Double.isNaN(lastAccuracy) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * lastAccuracy),
+        Double.isNaN(lastAccuracy) ? "val" : lastIsAccuracy ? "acc" : "val reward",
+        Double.isNaN(lastAccuracy) ? "-" : HeldOut.format(lastAccuracy, lastIsAccuracy),
         m.getOrDefault("perf/throughput", 0.0),
         m.getOrDefault("timing_s/step", 0.0),
         duration(eta));

@@ -6,9 +6,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Appends one JSON object per step to {@code metrics.jsonl}: {@code {"step": 3, "actor/pg_loss":
@@ -16,21 +22,86 @@ import java.util.Map;
  * flushed, so a killed run keeps every finished step.
  */
 public final class MetricsJsonl implements AutoCloseable {
-  private final BufferedWriter out;
+  private static final Pattern STEP = Pattern.compile("^\\{\"step\":(\\d+)[,}]");
+  private final Path file;
+  private BufferedWriter out;
 
   /** Opens (appending) {@code file}, creating its directory. */
   public MetricsJsonl(Path file) {
+    this.file = file;
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      out =
-          Files.newBufferedWriter(
-              file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      out = open(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open " + file, e);
     }
+  }
+
+  private static BufferedWriter open(Path file) throws IOException {
+    return Files.newBufferedWriter(
+        file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+  }
+
+  /**
+   * A run resuming from the checkpoint of {@code lastStep}: drops the lines of later steps (they
+   * ran but were never checkpointed and will run again), atomically, so each step has one line.
+   * Lines without a step number are kept.
+   */
+  public void resumeAt(long lastStep) {
+    try {
+      out.close();
+      List<String> kept = new ArrayList<>();
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        Matcher m = STEP.matcher(line);
+        if (!m.find() || Long.parseLong(m.group(1)) <= lastStep) {
+          kept.add(line);
+        }
+      }
+      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.write(tmp, kept, StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      out = open(file);
+    } catch (IOException | NumberFormatException e) {
+      throw new UncheckedIOException("cannot truncate " + file, new IOException(e));
+    }
+  }
+
+  /** A value as last recorded: the step it was measured at, its key and value. */
+  public record Recorded(long step, String key, double value) {}
+
+  /**
+   * The last line holding any of {@code keys} (the first of them that line has), read back from the
+   * file: what a resumed or rerun run last measured, and at which step.
+   */
+  public Optional<Recorded> last(List<String> keys) {
+    List<String> lines;
+    try {
+      out.flush();
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return Optional.empty(); // an unreadable history only loses the summary's look-back
+    }
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      Matcher step = STEP.matcher(lines.get(i));
+      if (!step.find()) {
+        continue;
+      }
+      for (String key : keys) {
+        Matcher v = valueOf(key).matcher(lines.get(i));
+        if (v.find()) {
+          return Optional.of(
+              new Recorded(Long.parseLong(step.group(1)), key, Double.parseDouble(v.group(1))));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Pattern valueOf(String key) {
+    return Pattern.compile("\"" + Pattern.quote(key) + "\":(-?[0-9][0-9.eE+-]*)");
   }
 
   /** Writes one line. */

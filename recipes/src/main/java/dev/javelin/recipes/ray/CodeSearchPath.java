@@ -1,5 +1,7 @@
 package dev.javelin.recipes.ray;
 
+import dev.javelin.rewards.RewardCode;
+import dev.javelin.rewards.RewardSpec;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +23,21 @@ import java.util.jar.Manifest;
  */
 public final class CodeSearchPath {
   private CodeSearchPath() {}
+
+  /**
+   * The entries workers need for {@code recipe}: {@link #of} plus the code named by {@code
+   * custom_reward_function.path} (a jar, or the classes folder a {@code .java} file compiles to).
+   */
+  public static List<String> forRecipe(String classPath, RewardSpec reward) {
+    List<String> out = of(classPath);
+    if (reward.path() != null) {
+      String root = RewardCode.open(reward.path()).root().toString();
+      if (!out.contains(root)) {
+        out.add(root);
+      }
+    }
+    return out;
+  }
 
   /** The entries of {@code classPath} (a {@code java.class.path} value) workers need. */
   public static List<String> of(String classPath) {

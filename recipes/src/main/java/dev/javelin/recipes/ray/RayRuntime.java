@@ -2,6 +2,7 @@ package dev.javelin.recipes.ray;
 
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.rewards.RewardSpec;
 import io.ray.api.Ray;
 import java.io.File;
 import java.io.IOException;
@@ -29,7 +30,7 @@ final class RayRuntime {
    *
    * @return whether this call started it
    */
-  static boolean ensureStarted(TrainerSection trainer) {
+  static boolean ensureStarted(TrainerSection trainer, RewardSpec reward) {
     if (Ray.isInitialized()) {
       return false;
     }
@@ -41,7 +42,8 @@ final class RayRuntime {
       System.setProperty(
           "ray.job.code-search-path",
           String.join(
-              File.pathSeparator, CodeSearchPath.of(System.getProperty("java.class.path"))));
+              File.pathSeparator,
+              CodeSearchPath.forRecipe(System.getProperty("java.class.path"), reward)));
       List<String> options = workerJvmOptions();
       for (int i = 0; i < options.size(); i++) {
         System.setProperty("ray.job.jvm-options." + i, options.get(i));

@@ -7,6 +7,7 @@ import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.StepListener;
 import dev.javelin.recipes.driver.StopSignal;
+import dev.javelin.recipes.metrics.HeldOut;
 import io.ray.api.ActorHandle;
 import io.ray.api.Ray;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class RunRegistryReporter implements StepListener {
       firstMillis = now;
       firstStep = step;
     }
-    Double acc = m.get("val/acc/mean@1");
+    Double acc = m.get(HeldOut.ACC);
     if (acc != null && !acc.isNaN()) {
       accuracy = acc;
     }

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.ray;
 
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.safetensors.SafetensorsFile;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -10,9 +11,13 @@ import dev.javelin.recipes.driver.RecipeTrainerFactory;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.sampler.SamplerActor;
 import dev.javelin.trainer.Trainer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The trainer and the sampler pool of a run, placed as {@code trainer.ray} says: Ray local mode
@@ -33,6 +38,38 @@ public final class Workers implements AutoCloseable {
   }
 
   /**
+   * Opens every {@code *.safetensors} file of the model directory once (header and bounds only), so
+   * a truncated or foreign file is one line here instead of a failed actor.
+   */
+  static void checkWeights(String modelPath) {
+    if (modelPath == null || !Files.isDirectory(Path.of(modelPath))) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(Path.of(modelPath))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".safetensors")).sorted().toList()) {
+        SafetensorsFile.open(f).close();
+      }
+    } catch (IOException e) {
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.path': cannot read " + modelPath + " (" + e + ")",
+          e);
+    }
+  }
+
+  /** Opens and closes {@code device} once; a device this host lacks is one line naming the key. */
+  static void checkDevice(String device) {
+    try {
+      Devices.open(device).close();
+    } catch (IllegalArgumentException | IllegalStateException | UnsatisfiedLinkError e) {
+      throw new ConfigException(
+          "recipe key 'trainer.device': "
+              + e.getMessage()
+              + " (use --device cpu, or install the plugin the reason names)",
+          e);
+    }
+  }
+
+  /**
    * Starts the trainer (for a run of {@code totalSteps}) and {@code trainer.samplers} samplers that
    * wait for the first weights.
    */
@@ -46,19 +83,22 @@ public final class Workers implements AutoCloseable {
     int n = recipe.trainer().samplers();
     int slots = recipe.rollout().maxNumSeqs();
     String device = recipe.trainer().device();
+    if (!recipe.trainer().ray().equals("cluster")) {
+      checkDevice(device); // here the workers share this host: fail before any actor starts
+      checkWeights(recipe.model().path());
+    }
     if (recipe.trainer().ray().equals("off")) {
       List<SamplerActor> samplers = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         samplers.add(SamplerActor.awaitingWeights(device, configJson, slots));
       }
-      Devices.open(device).close(); // fail fast on a bad device spec
       return new Workers(
           RecipeTrainerFactory.create(withSteps),
           new LocalSamplerPool(samplers),
           false,
           Placement.none());
     }
-    boolean owns = RayRuntime.ensureStarted(recipe.trainer());
+    boolean owns = RayRuntime.ensureStarted(recipe.trainer(), recipe.reward());
     boolean cluster = !RayRuntime.localMode();
     if (cluster != recipe.trainer().ray().equals("cluster")) {
       throw new ConfigException(

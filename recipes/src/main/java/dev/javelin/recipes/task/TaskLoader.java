@@ -155,6 +155,7 @@ public final class TaskLoader {
     List<PromptedExample> out = new ArrayList<>(examples.size());
     int dropped = 0;
     int unencodable = 0;
+    String firstUnencodable = null;
     for (Example e : examples) {
       String text;
       int[] ids;
@@ -162,8 +163,10 @@ public final class TaskLoader {
         text = data.promptPrefix() + tok.applyChatTemplate(e.prompt(), true);
         ids = tok.encode(text);
       } catch (IllegalArgumentException ex) {
-        // A row the tokenizer cannot encode is skipped and counted, never fatal.
-        unencodable++;
+        // A row the tokenizer cannot encode is skipped and counted; all of them is a recipe error.
+        if (unencodable++ == 0) {
+          firstUnencodable = "prompt " + e.uid() + ": " + ex.getMessage();
+        }
         continue;
       }
       if (ids.length > data.maxPromptLength()) {
@@ -186,9 +189,29 @@ public final class TaskLoader {
       int d = dropped;
       LOG.warning(() -> split + ": dropped " + d + " prompts over data.max_prompt_length");
     }
+    if (unencodable > 0 && out.isEmpty() && dropped == 0) {
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.tokenizer_path': the tokenizer cannot encode any of"
+              + " the "
+              + unencodable
+              + " "
+              + split
+              + " prompts (first: "
+              + firstUnencodable
+              + "); use a tokenizer that covers these characters (a Hugging Face tokenizer"
+              + " directory) or a data.prompt_template / dataset without them");
+    }
     if (unencodable > 0) {
       int u = unencodable;
-      LOG.warning(() -> split + ": skipped " + u + " prompts the tokenizer cannot encode");
+      String first = firstUnencodable;
+      LOG.warning(
+          () ->
+              split
+                  + ": skipped "
+                  + u
+                  + " prompts the tokenizer cannot encode (first: "
+                  + first
+                  + ")");
     }
     return out;
   }

@@ -1,13 +1,17 @@
 package dev.javelin.recipes.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -48,5 +52,64 @@ class MainTest {
   void listsBundledRecipes() {
     assertEquals(0, run("recipes"));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("recipes/arith-grpo.yaml"));
+  }
+
+  @Test
+  void helpInEveryPlace() {
+    for (String[] args :
+        new String[][] {
+          {"help"}, {"--help"}, {"run", "--help"}, {"eval", "-h"}, {"sft", "--help"}
+        }) {
+      out.reset();
+      assertEquals(0, run(args), String.join(" ", args) + ": " + err());
+      assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: javelin"));
+    }
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("1 run or job failed or stopped"));
+  }
+
+  @Test
+  void unknownOptionListsTheOptions() {
+    assertEquals(2, run("run", "recipes/arith-grpo.yaml", "--devcie", "cpu"));
+    assertTrue(err().contains("--device SPEC"), err());
+  }
+
+  @Test
+  void emptyAndBinaryRecipesSaySo(@TempDir Path dir) throws Exception {
+    Path empty = Files.writeString(dir.resolve("empty.yaml"), "\n# nothing\n");
+    assertEquals(2, run("run", empty.toString()));
+    assertTrue(err().contains("is empty: start from a bundled recipe"), err());
+    assertFalse(err().contains("max_positions"), err());
+    Path bin = Files.write(dir.resolve("model.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+    err.reset();
+    assertEquals(2, run("run", bin.toString()));
+    assertTrue(err().contains("is not a UTF-8 text file"), err());
+    assertFalse(err().contains("Input length"), err());
+  }
+
+  @Test
+  void devicesThisHostCannotOpenAreOneLine(@TempDir Path dir) {
+    assertEquals(2, run("run", "recipes/arith-grpo.yaml", "--device", "gpu"));
+    assertTrue(err().contains("'trainer.device'") && err().contains("a GPU is xla:gpu"), err());
+    err.reset();
+    assertEquals(2, run(TinyRecipe.runArgs(dir.resolve("r"), 1, "trainer.device=xla:gpu")));
+    String msg = err();
+    assertTrue(msg.startsWith("javelin: recipe key 'trainer.device': "), msg);
+    assertEquals(1, msg.strip().lines().count(), msg);
+  }
+
+  @Test
+  void promptsTheTokenizerCannotEncodeNameTheCharacter(@TempDir Path dir) {
+    assertEquals(
+        2,
+        run(
+            "run",
+            "recipes/countdown-grpo.yaml",
+            "data.synthetic.train_size=32",
+            "data.synthetic.val_size=4",
+            "trainer.default_local_dir=" + dir));
+    String msg = err();
+    assertTrue(msg.contains("'actor_rollout_ref.model.tokenizer_path'"), msg);
+    assertTrue(msg.contains("U+005B '['"), msg);
+    assertEquals(1, msg.strip().lines().count(), msg);
   }
 }

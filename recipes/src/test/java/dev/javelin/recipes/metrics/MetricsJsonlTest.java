@@ -39,4 +39,24 @@ class MetricsJsonlTest {
     assertTrue(line.contains("reward 0.500"), line);
     assertTrue(line.contains("ETA 50s"), line);
   }
+
+  @Test
+  void resumeDropsTheStepsAfterTheCheckpoint(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("metrics.jsonl");
+    try (MetricsJsonl m = new MetricsJsonl(file)) {
+      for (int step = 0; step <= 5; step++) {
+        m.write(step, Map.of("a", (double) step));
+      }
+      m.resumeAt(3); // killed after step 5, resumed from the checkpoint of step 3
+      m.write(4, Map.of("a", 40.0));
+    }
+    assertEquals(
+        List.of(
+            "{\"step\":0,\"a\":0}",
+            "{\"step\":1,\"a\":1}",
+            "{\"step\":2,\"a\":2}",
+            "{\"step\":3,\"a\":3}",
+            "{\"step\":4,\"a\":40}"),
+        Files.readAllLines(file));
+  }
 }

@@ -1,7 +1,9 @@
 package dev.javelin.recipes.ray;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.rewards.RewardSpec;
 import java.io.File;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -34,5 +36,24 @@ class CodeSearchPathTest {
     assertEquals(
         List.of(booter.toString(), classes.toString(), lib.toString()), CodeSearchPath.of(cp));
     assertEquals(List.of(), CodeSearchPath.of(rayApi.toString()));
+  }
+
+  @Test
+  void addsTheCustomRewardCodeOnce(@TempDir Path dir) throws Exception {
+    Path lib = Files.createFile(dir.resolve("lib.jar"));
+    Path reward = Files.createFile(dir.resolve("reward.jar"));
+    Path src = dir.resolve("R.java");
+    Files.writeString(src, "public class R {}\n");
+    assertEquals(
+        List.of(lib.toString(), reward.toString()),
+        CodeSearchPath.forRecipe(
+            lib.toString(), new RewardSpec(reward.toString(), null, "x", null)));
+    List<String> compiled =
+        CodeSearchPath.forRecipe(lib.toString(), new RewardSpec(src.toString(), null, "R", null));
+    assertEquals(2, compiled.size());
+    assertTrue(Files.isRegularFile(Path.of(compiled.get(1), "R.class")), compiled.toString());
+    assertEquals(
+        List.of(lib.toString()),
+        CodeSearchPath.forRecipe(lib.toString(), new RewardSpec(null, "x", null)));
   }
 }

@@ -1,0 +1,180 @@
+package dev.javelin.rewards;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * The code behind {@code custom_reward_function.path}: a jar, a folder of compiled classes, or one
+ * {@code .java} source file, which is compiled here with {@code javax.tools} into a folder keyed by
+ * the source's hash (so a rerun reuses it and Ray workers on this host read the same folder).
+ *
+ * @param root the jar or classes folder to put on the class path
+ */
+public record RewardCode(Path root) {
+
+  private static final String KEY = "custom_reward_function.path";
+  private static final int MAX_ERRORS_SHOWN = 10;
+
+  /**
+   * Finds or builds the code at {@code path}; every problem is one {@link RewardConfigException}.
+   */
+  public static RewardCode open(String path) {
+    Path p = Path.of(path).toAbsolutePath().normalize();
+    String name = p.getFileName() == null ? "" : p.getFileName().toString();
+    if (name.endsWith(".py")) {
+      throw new RewardConfigException(
+          KEY
+              + ": "
+              + path
+              + " is a Python file; Javelin loads Java rewards: point it at a .java file, a jar or"
+              + " a classes folder");
+    }
+    if (!Files.exists(p)) {
+      throw new RewardConfigException(
+          KEY + ": " + path + " does not exist (a .java file, a jar or a classes folder)");
+    }
+    if (Files.isDirectory(p)) {
+      return new RewardCode(p);
+    }
+    if (name.endsWith(".jar")) {
+      return new RewardCode(p);
+    }
+    if (name.endsWith(".java")) {
+      return new RewardCode(compile(p));
+    }
+    throw new RewardConfigException(
+        KEY + ": " + path + " is neither a .java file, a .jar nor a folder of classes");
+  }
+
+  /** A class loader over this code whose parent sees the rewards API. */
+  public ClassLoader loader(ClassLoader parent) {
+    try {
+      return new URLClassLoader("custom-reward", new URL[] {root.toUri().toURL()}, parent);
+    } catch (MalformedURLException e) {
+      throw new RewardConfigException(KEY + ": cannot use " + root + " (" + e.getMessage() + ")");
+    }
+  }
+
+  /** Compiles {@code source} into a cache folder; errors come back as file:line: message. */
+  static Path compile(Path source) {
+    byte[] text;
+    try {
+      text = Files.readAllBytes(source);
+    } catch (IOException e) {
+      throw new RewardConfigException(KEY + ": cannot read " + source + " (" + e + ")");
+    }
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    if (javac == null) {
+      throw new RewardConfigException(
+          KEY + ": compiling " + source + " needs a JDK (this Java has no compiler); use a jar");
+    }
+    Path out = cacheDir(source, text);
+    if (Files.isRegularFile(out.resolve(".complete"))) {
+      return out;
+    }
+    DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+    try (StandardJavaFileManager files =
+        javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
+      Files.createDirectories(out);
+      List<String> options =
+          List.of("-d", out.toString(), "-classpath", compileClassPath(), "-proc:none", "-g");
+      StringWriter log = new StringWriter();
+      boolean ok =
+          javac
+              .getTask(log, files, diags, options, null, files.getJavaFileObjects(source.toFile()))
+              .call();
+      if (!ok) {
+        throw new RewardConfigException(compileErrors(source, diags.getDiagnostics(), log));
+      }
+      Files.writeString(out.resolve(".complete"), source.toString());
+    } catch (IOException e) {
+      throw new RewardConfigException(KEY + ": cannot compile " + source + " (" + e + ")");
+    }
+    return out;
+  }
+
+  private static String compileErrors(
+      Path source, List<Diagnostic<? extends JavaFileObject>> diags, StringWriter log) {
+    StringBuilder b = new StringBuilder(KEY + ": " + source + " does not compile:");
+    int shown = 0;
+    int errors = 0;
+    for (Diagnostic<? extends JavaFileObject> d : diags) {
+      if (d.getKind() != Diagnostic.Kind.ERROR) {
+        continue;
+      }
+      errors++;
+      if (shown++ < MAX_ERRORS_SHOWN) {
+        String file = d.getSource() == null ? source.toString() : d.getSource().getName();
+        String msg = d.getMessage(Locale.ROOT).lines().findFirst().orElse("");
+        b.append('\n').append(file).append(':').append(d.getLineNumber()).append(": ").append(msg);
+      }
+    }
+    if (errors > MAX_ERRORS_SHOWN) {
+      b.append("\n(").append(errors - MAX_ERRORS_SHOWN).append(" more errors)");
+    }
+    if (errors == 0) {
+      b.append('\n').append(log.toString().strip());
+    }
+    return b.toString();
+  }
+
+  /** One folder per source text and Java version under the temp dir. */
+  private static Path cacheDir(Path source, byte[] text) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(source.toString().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      sha.update(text);
+      sha.update(Runtime.version().toString().getBytes(StandardCharsets.UTF_8));
+      String key = HexFormat.of().formatHex(sha.digest(), 0, 8);
+      String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_");
+      return Path.of(System.getProperty("java.io.tmpdir"), "javelin-reward-" + user, key);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /**
+   * This JVM's class path plus where the rewards API itself was loaded from (a test runner's class
+   * path can be a manifest-only jar, which javac does not always expand).
+   */
+  private static String compileClassPath() {
+    Set<String> entries = new LinkedHashSet<>();
+    CodeSource cs = RewardFunction.class.getProtectionDomain().getCodeSource();
+    if (cs != null && cs.getLocation() != null) {
+      try {
+        entries.add(Path.of(cs.getLocation().toURI()).toString());
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        // not a file location: the class path below still has it
+      }
+    }
+    for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator, -1)) {
+      if (!e.isBlank()) {
+        entries.add(e);
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+}
