@@ -12,10 +12,10 @@ import java.util.OptionalInt;
 
 /**
  * A Hugging Face {@code tokenizer.json} byte-level BPE tokenizer (GPT-2/SmolLM2, Qwen2/Qwen3, Llama
- * 3), id-for-id
- * with the {@code tokenizers} library: added tokens are cut out first, the rest is NFC-normalized
- * (when the file says so), split by the pre-tokenizer pattern, mapped to the byte-level alphabet
- * and merged by BPE rank. Thread-safe; instances come from {@link Tokenizers#load}.
+ * 3), id-for-id with the {@code tokenizers} library: added tokens are cut out first, the rest is
+ * NFC-normalized (when the file says so), split by the pre-tokenizer pattern, mapped to the
+ * byte-level alphabet and merged by BPE rank. Thread-safe; instances come from {@link
+ * Tokenizers#load}.
  */
 public final class BpeTokenizer implements Tokenizer {
   private final TokenizerFile file;
@@ -71,8 +71,8 @@ public final class BpeTokenizer implements Tokenizer {
   /**
    * {@inheritDoc}
    *
-   * <p>No BOS/EOS is added: Hugging Face's {@code encode(text, add_special_tokens=False)}, what chat
-   * prompts rendered by a template need.
+   * <p>No BOS/EOS is added: Hugging Face's {@code encode(text, add_special_tokens=False)}, what
+   * chat prompts rendered by a template need.
    */
   @Override
   public int[] encode(String text) {

@@ -16,7 +16,8 @@ record GgufMetadata(Map<String, Object> values) {
 
   String string(String key) {
     return optionalString(key)
-        .orElseThrow(() -> new IllegalArgumentException(key + " is missing from the GGUF metadata"));
+        .orElseThrow(
+            () -> new IllegalArgumentException(key + " is missing from the GGUF metadata"));
   }
 
   Optional<String> optionalString(String key) {
@@ -43,9 +44,11 @@ record GgufMetadata(Map<String, Object> values) {
   List<String> strings(String key) {
     List<?> list =
         typed(key, List.class)
-            .orElseThrow(() -> new IllegalArgumentException(key + " is missing from the GGUF metadata"));
+            .orElseThrow(
+                () -> new IllegalArgumentException(key + " is missing from the GGUF metadata"));
     if (list.size() > TokenizerJsonReader.MAX_VOCAB) {
-      throw new IllegalArgumentException(key + " has more than " + TokenizerJsonReader.MAX_VOCAB + " entries");
+      throw new IllegalArgumentException(
+          key + " has more than " + TokenizerJsonReader.MAX_VOCAB + " entries");
     }
     List<String> out = new ArrayList<>(list.size());
     for (Object v : list) {

@@ -14,8 +14,8 @@ import java.util.Optional;
 
 /**
  * A byte-level BPE tokenizer from GGUF metadata ({@code tokenizer.ggml.*}): the metadata is turned
- * into the {@code tokenizer.json} layout Hugging Face uses for the same vocabulary and loaded by the
- * same code as a file, so both paths tokenize alike and the result can be written back out as
+ * into the {@code tokenizer.json} layout Hugging Face uses for the same vocabulary and loaded by
+ * the same code as a file, so both paths tokenize alike and the result can be written back out as
  * {@code tokenizer.json}. {@code tokenizer.ggml.pre} picks the split regex as llama.cpp does.
  */
 final class GgufTokenizer {
@@ -151,7 +151,8 @@ final class GgufTokenizer {
       }
       case LLAMA3, QWEN2 -> {
         ObjectNode split = steps.addObject().put("type", "Split");
-        split.putObject("pattern")
+        split
+            .putObject("pattern")
             .put("Regex", pre == Pre.LLAMA3 ? SplitPattern.LLAMA3 : SplitPattern.QWEN);
         split.put("behavior", "Isolated").put("invert", false);
         steps.add(byteLevel(false, false));
@@ -161,14 +162,17 @@ final class GgufTokenizer {
   }
 
   private static ObjectNode byteLevel(boolean prefixSpace, boolean useRegex) {
-    return NODES.objectNode()
+    return NODES
+        .objectNode()
         .put("type", "ByteLevel")
         .put("add_prefix_space", prefixSpace)
         .put("trim_offsets", true)
         .put("use_regex", useRegex);
   }
 
-  /** {@code add_bos_token}/{@code add_eos_token} as a TemplateProcessing, as Hugging Face writes. */
+  /**
+   * {@code add_bos_token}/{@code add_eos_token} as a TemplateProcessing, as Hugging Face writes.
+   */
   private static JsonNode postProcessor(GgufMetadata md, List<String> tokens) {
     Optional<String> bos = special(md, "tokenizer.ggml.add_bos_token", "bos_token_id", tokens);
     Optional<String> eos = special(md, "tokenizer.ggml.add_eos_token", "eos_token_id", tokens);
@@ -178,9 +182,11 @@ final class GgufTokenizer {
     ObjectNode specials = post.putObject("special_tokens");
     for (int seq = 0; seq < 2; seq++) {
       for (ArrayNode items : seq == 0 ? List.of(single, pair) : List.of(pair)) {
-        bos.ifPresent(b -> items.addObject().putObject("SpecialToken").put("id", b).put("type_id", 0));
+        bos.ifPresent(
+            b -> items.addObject().putObject("SpecialToken").put("id", b).put("type_id", 0));
         items.addObject().putObject("Sequence").put("id", seq == 0 ? "A" : "B").put("type_id", seq);
-        eos.ifPresent(e -> items.addObject().putObject("SpecialToken").put("id", e).put("type_id", 0));
+        eos.ifPresent(
+            e -> items.addObject().putObject("SpecialToken").put("id", e).put("type_id", 0));
       }
     }
     for (Optional<String> token : List.of(bos, eos)) {
@@ -199,8 +205,13 @@ final class GgufTokenizer {
     if (!md.optionalBool(flag).orElse(false)) {
       return Optional.empty();
     }
-    return Optional.of(tokens.get(md.tokenId("tokenizer.ggml." + idKey, tokens.size())
-        .orElseThrow(() -> new IllegalArgumentException(flag + " is set but tokenizer.ggml." + idKey + " is missing"))));
+    return Optional.of(
+        tokens.get(
+            md.tokenId("tokenizer.ggml." + idKey, tokens.size())
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            flag + " is set but tokenizer.ggml." + idKey + " is missing"))));
   }
 
   private static TokenizerConfig config(GgufMetadata md, List<String> tokens) {

@@ -6,8 +6,8 @@ import static dev.javelin.datasets.tokenizer.SplitPattern.SPACE;
 import static dev.javelin.datasets.tokenizer.SplitPattern.classOf;
 
 /**
- * GPT-2's pre-tokenizer regex, the one Hugging Face {@code ByteLevel} runs when {@code
- * use_regex} is set, as a hand-written scanner:
+ * GPT-2's pre-tokenizer regex, the one Hugging Face {@code ByteLevel} runs when {@code use_regex}
+ * is set, as a hand-written scanner:
  *
  * <pre>
  * 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The steps around the BPE model that a byte-level {@code tokenizer.json} names: normalizers,
- * the pre-tokenizer, the post-processor's single-sequence template and the decoder. Each section
- * may be one step or a {@code Sequence}; a type Javelin does not run is rejected with its JSON path
- * rather than tokenizing differently.
+ * The steps around the BPE model that a byte-level {@code tokenizer.json} names: normalizers, the
+ * pre-tokenizer, the post-processor's single-sequence template and the decoder. Each section may be
+ * one step or a {@code Sequence}; a type Javelin does not run is rejected with its JSON path rather
+ * than tokenizing differently.
  *
  * @param normalizers Unicode forms applied in order (NFC, NFKC, ...)
  * @param splitter the pre-tokenizer scanner
@@ -43,8 +43,7 @@ record Pipeline(
     postProcessor(section(root, "post_processor"), "post_processor", template);
     int[] prefix = template.isEmpty() ? new int[0] : template.get(0);
     int[] suffix = template.isEmpty() ? new int[0] : template.get(1);
-    return new Pipeline(
-        forms, splitter(pre), byteLevelPrefixSpace(pre), prefix, suffix);
+    return new Pipeline(forms, splitter(pre), byteLevelPrefixSpace(pre), prefix, suffix);
   }
 
   private static void normalizers(JsonNode node, String path, List<Normalizer.Form> out) {
@@ -73,20 +72,26 @@ record Pipeline(
    */
   private static Splitter splitter(JsonNode node) {
     List<JsonNode> steps = steps(node);
-    String path = "Sequence".equals(node.path("type").asText()) ? "pre_tokenizer.pretokenizers" : "";
+    String path =
+        "Sequence".equals(node.path("type").asText()) ? "pre_tokenizer.pretokenizers" : "";
     require(!steps.isEmpty(), "pre_tokenizer is missing (a byte-level BPE needs ByteLevel)");
     JsonNode last = steps.get(steps.size() - 1);
     String lastPath = path.isEmpty() ? "pre_tokenizer" : path + "[" + (steps.size() - 1) + "]";
     require(
         "ByteLevel".equals(last.path("type").asText()),
-        lastPath + ".type '" + last.path("type").asText() + "' is not supported here"
+        lastPath
+            + ".type '"
+            + last.path("type").asText()
+            + "' is not supported here"
             + " (the last pre-tokenizer must be ByteLevel)");
     boolean regex = last.path("use_regex").asBoolean(true);
     if (steps.size() == 1) {
       require(regex, lastPath + ".use_regex=false alone would not split the text");
       return new Gpt2Split(false);
     }
-    require(steps.size() == 2, "pre_tokenizer must be ByteLevel, [Digits, ByteLevel] or [Split, ByteLevel]");
+    require(
+        steps.size() == 2,
+        "pre_tokenizer must be ByteLevel, [Digits, ByteLevel] or [Split, ByteLevel]");
     require(
         !last.path("add_prefix_space").asBoolean(false),
         lastPath + ".add_prefix_space=true after another pre-tokenizer is not supported");
@@ -95,7 +100,8 @@ record Pipeline(
     String type = first.path("type").asText();
     return switch (type) {
       case "Digits" -> {
-        require(first.path("individual_digits").asBoolean(false),
+        require(
+            first.path("individual_digits").asBoolean(false),
             firstPath + ".individual_digits=false is not supported");
         require(regex, lastPath + ".use_regex must be true after Digits");
         yield new Gpt2Split(true);
@@ -109,8 +115,12 @@ record Pipeline(
   }
 
   private static Splitter split(JsonNode split, String path) {
-    require("Isolated".equals(split.path("behavior").asText()),
-        path + ".behavior '" + split.path("behavior").asText() + "' is not supported (only Isolated)");
+    require(
+        "Isolated".equals(split.path("behavior").asText()),
+        path
+            + ".behavior '"
+            + split.path("behavior").asText()
+            + "' is not supported (only Isolated)");
     require(!split.path("invert").asBoolean(false), path + ".invert=true is not supported");
     String regex = split.path("pattern").path("Regex").asText();
     if (GPT2_REGEX.equals(regex)) {

@@ -22,13 +22,15 @@ final class TemplateSpec {
       JsonNode item = single.get(i);
       String where = path + ".single[" + i + "]";
       if (item.has("Sequence")) {
-        require(!seenSequence && "A".equals(item.path("Sequence").path("id").asText()),
+        require(
+            !seenSequence && "A".equals(item.path("Sequence").path("id").asText()),
             where + ": the single template must hold Sequence A once");
         seenSequence = true;
       } else if (item.has("SpecialToken")) {
         String name = item.path("SpecialToken").path("id").asText();
         JsonNode ids = node.path("special_tokens").path(name).path("ids");
-        require(ids.isArray() && !ids.isEmpty() && ids.size() <= MAX_TEMPLATE_IDS,
+        require(
+            ids.isArray() && !ids.isEmpty() && ids.size() <= MAX_TEMPLATE_IDS,
             where + ": special token '" + name + "' has no ids in " + path + ".special_tokens");
         for (JsonNode id : ids) {
           require(id.canConvertToInt() && id.asInt() >= 0, where + ": bad id for '" + name + "'");

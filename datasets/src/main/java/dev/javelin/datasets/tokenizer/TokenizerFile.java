@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * A Hugging Face {@code tokenizer.json} holding a byte-level BPE model (GPT-2/SmolLM2, Qwen2/3,
- * Llama 3): the model, its added tokens and the {@link Pipeline} around it. Anything Javelin does not
- * run is rejected with an error naming the field, rather than silently tokenizing differently.
+ * Llama 3): the model, its added tokens and the {@link Pipeline} around it. Anything Javelin does
+ * not run is rejected with an error naming the field, rather than silently tokenizing differently.
  *
  * @param model the BPE model
  * @param addedTokens tokens matched before pre-tokenizing
@@ -48,7 +48,8 @@ record TokenizerFile(
   static TokenizerFile parse(TokenizerJsonReader.Raw raw) {
     JsonNode model = raw.modelOptions();
     Map<String, JsonNode> root = raw.sections();
-    require("BPE".equals(model.path("type").asText()),
+    require(
+        "BPE".equals(model.path("type").asText()),
         "model.type '" + model.path("type").asText() + "' is not supported (only BPE)");
     requireEmpty(model, "continuing_subword_prefix");
     requireEmpty(model, "end_of_word_suffix");

@@ -151,7 +151,9 @@ class TokenizerFileTest {
   @Test
   void writtenFilesLoadBackToTheSameTokenizer() throws IOException {
     BpeTokenizer t =
-        load(tinyTokenizer(), "{\"eos_token\": \"<|end|>\", \"chat_template\": \"[{{ messages[0].content }}]\"}");
+        load(
+            tinyTokenizer(),
+            "{\"eos_token\": \"<|end|>\", \"chat_template\": \"[{{ messages[0].content }}]\"}");
     Path out = dir.resolve("written");
     Tokenizers.save(t, out, 4096);
     BpeTokenizer back = Tokenizers.load(out);

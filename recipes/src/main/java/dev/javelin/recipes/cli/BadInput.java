@@ -1,6 +1,6 @@
 package dev.javelin.recipes.cli;
 
-import dev.javelin.backend.safetensors.SafetensorsException;
+import dev.javelin.backend.checkpoint.safetensors.SafetensorsException;
 import dev.javelin.datasets.DatasetException;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.rewards.RewardConfigException;

@@ -36,8 +36,8 @@ public final class ModelInit {
 
   /**
    * The architecture: the checkpoint's own (config.json {@code model_type} or GGUF {@code
-   * general.architecture}) when there is one, refusing a recipe {@code model_type} that
-   * contradicts it; otherwise the recipe's.
+   * general.architecture}) when there is one, refusing a recipe {@code model_type} that contradicts
+   * it; otherwise the recipe's.
    */
   public static String modelType(RecipeConfig recipe) {
     if (recipe.model().path() == null) {
@@ -48,8 +48,15 @@ public final class ModelInit {
     String stated = recipe.model().modelType();
     if (recipe.model().modelTypeStated() && !stated.equals(actual)) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.model_type' is '" + stated + "' but checkpoint "
-              + checkpoint + " is '" + actual + "': drop the key or make it '" + actual + "'");
+          "recipe key 'actor_rollout_ref.model.model_type' is '"
+              + stated
+              + "' but checkpoint "
+              + checkpoint
+              + " is '"
+              + actual
+              + "': drop the key or make it '"
+              + actual
+              + "'");
     }
     return actual;
   }

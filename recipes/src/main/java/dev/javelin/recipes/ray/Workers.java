@@ -1,7 +1,7 @@
 package dev.javelin.recipes.ray;
 
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.safetensors.SafetensorsFile;
+import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
+import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.ModelConfigJson;
-import dev.javelin.backend.safetensors.StorageType;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -31,8 +31,10 @@ class ModelInitTest {
   }
 
   private static RecipeConfig recipe(Path model, String... more) {
-    List<String> o = new ArrayList<>(List.of("actor_rollout_ref.model.path=" + model,
-        "actor_rollout_ref.model.warmup_recipe="));
+    List<String> o =
+        new ArrayList<>(
+            List.of(
+                "actor_rollout_ref.model.path=" + model, "actor_rollout_ref.model.warmup_recipe="));
     o.addAll(List.of(more));
     return Recipes.load("recipes/arith-grpo.yaml", o);
   }
@@ -50,8 +52,8 @@ class ModelInitTest {
   void aContradictingRecipeModelTypeStops() {
     RecipeConfig r = recipe(llamaCheckpoint(), "actor_rollout_ref.model.model_type=qwen2");
     ConfigException e = assertThrows(ConfigException.class, () -> ModelInit.configJson(r));
-    assertTrue(e.getMessage().contains("'qwen2'") && e.getMessage().contains("'llama'"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("'qwen2'") && e.getMessage().contains("'llama'"), e.getMessage());
   }
 
   @Test
@@ -59,7 +61,9 @@ class ModelInitTest {
     Path bad = tmp.resolve("bad.gguf");
     Files.write(bad, new byte[] {'G', 'G', 'U', 'F', 3, 0, 0, 0});
     ConfigException e = assertThrows(ConfigException.class, () -> ModelInit.initial(recipe(bad)));
-    assertTrue(e.getMessage().contains("actor_rollout_ref.model.path") && e.getMessage().contains(
-        bad.toString()), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("actor_rollout_ref.model.path")
+            && e.getMessage().contains(bad.toString()),
+        e.getMessage());
   }
 }

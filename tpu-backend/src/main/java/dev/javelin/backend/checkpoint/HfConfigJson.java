@@ -39,9 +39,7 @@ public final class HfConfigJson {
     int headDim = root.hasNonNull("head_dim") ? root.get("head_dim").asInt() : hidden / heads;
     // Qwen2 configs state no attention_bias (their biases are implied); others say so explicitly
     boolean bias =
-        root.has("attention_bias")
-            ? root.get("attention_bias").asBoolean()
-            : type.equals("qwen2");
+        root.has("attention_bias") ? root.get("attention_bias").asBoolean() : type.equals("qwen2");
     return new ModelConfig(
         required(root, "vocab_size", where),
         hidden,

@@ -79,8 +79,18 @@ public record ModelConfig(
   /** A copy with or without q/k/v biases (as the checkpoint's tensors say). */
   public ModelConfig withQkvBias(boolean bias) {
     return new ModelConfig(
-        vocabSize, hidden, intermediate, layers, heads, kvHeads, headDim, ropeTheta, rmsNormEps,
-        tieWordEmbeddings, bias, maxPositions);
+        vocabSize,
+        hidden,
+        intermediate,
+        layers,
+        heads,
+        kvHeads,
+        headDim,
+        ropeTheta,
+        rmsNormEps,
+        tieWordEmbeddings,
+        bias,
+        maxPositions);
   }
 
   /** A copy with a different KV-cache capacity. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.HfConfigJson;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,7 +99,9 @@ class ModelConfigTest {
     ModelConfig llama = ModelConfig.tiny().withQkvBias(false);
     // a bias-free model written under model_type qwen2 keeps no biases (attention_bias=false)
     assertEquals(false, ModelConfigJson.parse(ModelConfigJson.write(llama, "qwen2")).qkvBias());
-    assertEquals(true, ModelConfigJson.parse(ModelConfigJson.write(llama.withQkvBias(true), "llama")).qkvBias());
+    assertEquals(
+        true,
+        ModelConfigJson.parse(ModelConfigJson.write(llama.withQkvBias(true), "llama")).qkvBias());
     // Qwen2 configs that say nothing about attention_bias have biases
     String bare = ModelConfigJson.write(llama, "qwen2").replace("\"attention_bias\":false,", "");
     assertEquals(true, ModelConfigJson.parse(bare).qkvBias());

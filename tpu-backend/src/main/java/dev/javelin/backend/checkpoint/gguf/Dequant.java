@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * Block-at-a-time dequantisation of ggml tensor data to f32, following ggml's {@code
- * dequantize_row_*}. {@link DequantReference} computes each element on its own from the same
- * format description; tests require the two to agree exactly.
+ * dequantize_row_*}. {@link DequantReference} computes each element on its own from the same format
+ * description; tests require the two to agree exactly.
  */
 public final class Dequant {
   private Dequant() {}
@@ -23,14 +23,30 @@ public final class Dequant {
     int blocks = n / type.blockElements();
     switch (type) {
       case F32 -> b.asFloatBuffer().get(y);
-      case F16 -> { for (int i = 0; i < n; i++) y[i] = Bf16.f16ToFloat(b.getShort(2 * i)); }
-      case BF16 -> { for (int i = 0; i < n; i++) y[i] = Bf16.bf16ToFloat(b.getShort(2 * i)); }
-      case Q8_0 -> { for (int k = 0; k < blocks; k++) q8_0(b, k * 34, y, k * 32); }
-      case Q4_0 -> { for (int k = 0; k < blocks; k++) q4(b, k * 18, y, k * 32, false); }
-      case Q4_1 -> { for (int k = 0; k < blocks; k++) q4(b, k * 20, y, k * 32, true); }
-      case Q4_K -> { for (int k = 0; k < blocks; k++) q4k(b, k * 144, y, k * 256); }
-      case Q5_K -> { for (int k = 0; k < blocks; k++) q5k(b, k * 176, y, k * 256); }
-      case Q6_K -> { for (int k = 0; k < blocks; k++) q6k(b, k * 210, y, k * 256); }
+      case F16 -> {
+        for (int i = 0; i < n; i++) y[i] = Bf16.f16ToFloat(b.getShort(2 * i));
+      }
+      case BF16 -> {
+        for (int i = 0; i < n; i++) y[i] = Bf16.bf16ToFloat(b.getShort(2 * i));
+      }
+      case Q8_0 -> {
+        for (int k = 0; k < blocks; k++) q8_0(b, k * 34, y, k * 32);
+      }
+      case Q4_0 -> {
+        for (int k = 0; k < blocks; k++) q4(b, k * 18, y, k * 32, false);
+      }
+      case Q4_1 -> {
+        for (int k = 0; k < blocks; k++) q4(b, k * 20, y, k * 32, true);
+      }
+      case Q4_K -> {
+        for (int k = 0; k < blocks; k++) q4k(b, k * 144, y, k * 256);
+      }
+      case Q5_K -> {
+        for (int k = 0; k < blocks; k++) q5k(b, k * 176, y, k * 256);
+      }
+      case Q6_K -> {
+        for (int k = 0; k < blocks; k++) q6k(b, k * 210, y, k * 256);
+      }
     }
     return y;
   }

@@ -67,8 +67,8 @@ public final class DequantReference {
   }
 
   /**
-   * Q6_K: two halves of 128; in a half, element l + 32·g (g = 0..3) takes 4 low bits from
-   * ql[l + 32·(g%2)] (low nibble for g<2), 2 high bits from qh[l] at bit 2·g, scale 16-wide.
+   * Q6_K: two halves of 128; in a half, element l + 32·g (g = 0..3) takes 4 low bits from ql[l +
+   * 32·(g%2)] (low nibble for g<2), 2 high bits from qh[l] at bit 2·g, scale 16-wide.
    */
   private static float q6(ByteBuffer b, int at, int j) {
     int half = j / 128;

@@ -30,7 +30,10 @@ final class GgufHeader {
 
   /** Parsed result: metadata values are String, Long, Double, Boolean or List of those. */
   record Parsed(
-      int version, Map<String, Object> metadata, Map<String, GgufTensorInfo> tensors, long dataStart) {}
+      int version,
+      Map<String, Object> metadata,
+      Map<String, GgufTensorInfo> tensors,
+      long dataStart) {}
 
   private GgufHeader(Path file, ByteBuffer buf, long fileSize) {
     this.file = file;
@@ -83,7 +86,10 @@ final class GgufHeader {
       }
     }
     return new Parsed(
-        version, Collections.unmodifiableMap(meta), Collections.unmodifiableMap(tensors), dataStart);
+        version,
+        Collections.unmodifiableMap(meta),
+        Collections.unmodifiableMap(tensors),
+        dataStart);
   }
 
   /** Reads dims, type and relative offset; returns dims followed by the offset. */
@@ -122,16 +128,30 @@ final class GgufHeader {
     }
     if (dims[0] % type.blockElements() != 0) {
       throw fail(
-          "tensor '" + name + "' row length " + dims[0] + " is not a multiple of the "
-              + type + " block size " + type.blockElements());
+          "tensor '"
+              + name
+              + "' row length "
+              + dims[0]
+              + " is not a multiple of the "
+              + type
+              + " block size "
+              + type.blockElements());
     }
     long bytes = elements / type.blockElements() * type.blockBytes();
     if (rel < 0 || rel % alignment != 0) {
       throw fail("tensor '" + name + "' offset " + Long.toUnsignedString(rel) + " is not aligned");
     }
     if (rel > fileSize - dataStart || bytes > fileSize - dataStart - rel) {
-      throw fail("tensor '" + name + "' data (" + bytes + " bytes at " + rel
-          + ") runs past the end of the file (" + fileSize + " bytes)");
+      throw fail(
+          "tensor '"
+              + name
+              + "' data ("
+              + bytes
+              + " bytes at "
+              + rel
+              + ") runs past the end of the file ("
+              + fileSize
+              + " bytes)");
     }
     return new GgufTensorInfo(name, dims, type, dataStart + rel, bytes);
   }
@@ -153,18 +173,45 @@ final class GgufHeader {
 
   private Object value(int type, String key, int depth) {
     return switch (type) {
-      case 0 -> { need(1, key); yield (long) (buf.get() & 0xFF); }
-      case 1 -> { need(1, key); yield (long) buf.get(); }
-      case 2 -> { need(2, key); yield (long) (buf.getShort() & 0xFFFF); }
-      case 3 -> { need(2, key); yield (long) buf.getShort(); }
-      case 4 -> { need(4, key); yield buf.getInt() & 0xFFFFFFFFL; }
-      case 5 -> { need(4, key); yield (long) buf.getInt(); }
-      case 6 -> { need(4, key); yield (double) buf.getFloat(); }
+      case 0 -> {
+        need(1, key);
+        yield (long) (buf.get() & 0xFF);
+      }
+      case 1 -> {
+        need(1, key);
+        yield (long) buf.get();
+      }
+      case 2 -> {
+        need(2, key);
+        yield (long) (buf.getShort() & 0xFFFF);
+      }
+      case 3 -> {
+        need(2, key);
+        yield (long) buf.getShort();
+      }
+      case 4 -> {
+        need(4, key);
+        yield buf.getInt() & 0xFFFFFFFFL;
+      }
+      case 5 -> {
+        need(4, key);
+        yield (long) buf.getInt();
+      }
+      case 6 -> {
+        need(4, key);
+        yield (double) buf.getFloat();
+      }
       case 7 -> bool(key);
       case 8 -> string(key);
       case 9 -> array(key, depth);
-      case 10, 11 -> { need(8, key); yield buf.getLong(); }
-      case 12 -> { need(8, key); yield buf.getDouble(); }
+      case 10, 11 -> {
+        need(8, key);
+        yield buf.getLong();
+      }
+      case 12 -> {
+        need(8, key);
+        yield buf.getDouble();
+      }
       default -> throw fail("metadata '" + key + "' has unknown value type " + type);
     };
   }
@@ -215,7 +262,8 @@ final class GgufHeader {
     byte[] b = new byte[(int) len];
     buf.get(b);
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(b))
           .toString();

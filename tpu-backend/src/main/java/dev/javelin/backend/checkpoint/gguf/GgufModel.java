@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A llama.cpp GGUF checkpoint as a {@link ModelCheckpoint}: the config from the {@code
- * <arch>.*} metadata, tensors renamed to their Hugging Face names and dequantised one at a time.
- * llama.cpp's converter permutes the rows of Llama q/k projections (interleaved rotary pairs);
- * that is undone here so the weights match the Hugging Face layout the model uses.
+ * A llama.cpp GGUF checkpoint as a {@link ModelCheckpoint}: the config from the {@code <arch>.*}
+ * metadata, tensors renamed to their Hugging Face names and dequantised one at a time. llama.cpp's
+ * converter permutes the rows of Llama q/k projections (interleaved rotary pairs); that is undone
+ * here so the weights match the Hugging Face layout the model uses.
  */
 public final class GgufModel {
   private GgufModel() {}
@@ -37,10 +37,14 @@ public final class GgufModel {
     Map<String, Object> m = f.metadata();
     int hidden = integer(f, arch + ".embedding_length");
     int heads = integer(f, arch + ".attention.head_count");
-    int kvHeads = m.containsKey(arch + ".attention.head_count_kv")
-        ? integer(f, arch + ".attention.head_count_kv") : heads;
-    int headDim = m.containsKey(arch + ".attention.key_length")
-        ? integer(f, arch + ".attention.key_length") : hidden / heads;
+    int kvHeads =
+        m.containsKey(arch + ".attention.head_count_kv")
+            ? integer(f, arch + ".attention.head_count_kv")
+            : heads;
+    int headDim =
+        m.containsKey(arch + ".attention.key_length")
+            ? integer(f, arch + ".attention.key_length")
+            : hidden / heads;
     try {
       return new ModelConfig(
           vocabSize(f, arch),
@@ -100,7 +104,8 @@ public final class GgufModel {
   private static int integer(GgufFile f, String key) {
     Object v = f.metadata().get(key);
     if (!(v instanceof Long l) || l <= 0 || l > Integer.MAX_VALUE) {
-      throw new GgufException(f.path(), "metadata '" + key + "' must be a positive integer, got " + v);
+      throw new GgufException(
+          f.path(), "metadata '" + key + "' must be a positive integer, got " + v);
     }
     return l.intValue();
   }

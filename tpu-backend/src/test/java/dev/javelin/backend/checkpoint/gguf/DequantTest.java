@@ -31,10 +31,16 @@ class DequantTest {
     for (int k = 0; k < blocks; k++) {
       int at = k * type.blockBytes();
       switch (type) {
-        case F32 -> { for (int i = 0; i < type.blockBytes(); i += 4) b.putFloat(at + i, (float) rng.nextGaussian()); }
+        case F32 -> {
+          for (int i = 0; i < type.blockBytes(); i += 4)
+            b.putFloat(at + i, (float) rng.nextGaussian());
+        }
         case F16, BF16 -> b.putShort(at, (short) (rng.nextInt(0x7000)));
         case Q6_K -> b.putShort(at + 208, f16(rng));
-        case Q4_1, Q4_K, Q5_K -> { b.putShort(at, f16(rng)); b.putShort(at + 2, f16(rng)); }
+        case Q4_1, Q4_K, Q5_K -> {
+          b.putShort(at, f16(rng));
+          b.putShort(at + 2, f16(rng));
+        }
         default -> b.putShort(at, f16(rng));
       }
     }

@@ -14,16 +14,22 @@ class GgufNamesTest {
     assertEquals("token_embd.weight", GgufNames.ggufName("model.embed_tokens.weight"));
     assertEquals("output_norm.weight", GgufNames.ggufName("model.norm.weight"));
     assertEquals("output.weight", GgufNames.ggufName("lm_head.weight"));
-    assertEquals("blk.12.attn_q.weight", GgufNames.ggufName("model.layers.12.self_attn.q_proj.weight"));
+    assertEquals(
+        "blk.12.attn_q.weight", GgufNames.ggufName("model.layers.12.self_attn.q_proj.weight"));
     assertEquals("blk.0.attn_k.bias", GgufNames.ggufName("model.layers.0.self_attn.k_proj.bias"));
-    assertEquals("blk.3.attn_output.weight", GgufNames.ggufName("model.layers.3.self_attn.o_proj.weight"));
-    assertEquals("blk.3.ffn_norm.weight",
+    assertEquals(
+        "blk.3.attn_output.weight", GgufNames.ggufName("model.layers.3.self_attn.o_proj.weight"));
+    assertEquals(
+        "blk.3.ffn_norm.weight",
         GgufNames.ggufName("model.layers.3.post_attention_layernorm.weight"));
-    assertEquals("blk.1.ffn_down.weight", GgufNames.ggufName("model.layers.1.mlp.down_proj.weight"));
+    assertEquals(
+        "blk.1.ffn_down.weight", GgufNames.ggufName("model.layers.1.mlp.down_proj.weight"));
     assertThrows(IllegalArgumentException.class, () -> GgufNames.ggufName("model.rotary.inv_freq"));
   }
 
-  /** llama.cpp's permute, written as the converter does: (H, 2, Dh/2, C) -> swap -> (H, Dh/2, 2, C). */
+  /**
+   * llama.cpp's permute, written as the converter does: (H, 2, Dh/2, C) -> swap -> (H, Dh/2, 2, C).
+   */
   private static float[] permute(float[] w, int heads, int rows, int cols) {
     int half = rows / heads / 2;
     float[] out = new float[w.length];

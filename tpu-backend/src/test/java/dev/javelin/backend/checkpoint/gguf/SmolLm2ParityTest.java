@@ -10,10 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.model.DecodeSession;
-import dev.javelin.backend.model.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.PolicyModel;
+import dev.javelin.backend.runtime.PolicyModel;
+import dev.javelin.backend.runtime.SlotDecoder;
 import dev.javelin.backend.testing.SmolLm2;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,8 +24,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real SmolLM2-135M-Instruct GGUF against transformers (tools/smollm2_parity.py): logits at
- * the last positions of 4 prompts within 1e-4 of the position's largest |logit|, and the 64-token
+ * The real SmolLM2-135M-Instruct GGUF against transformers (tools/smollm2_parity.py): logits at the
+ * last positions of 4 prompts within 1e-4 of the position's largest |logit|, and the 64-token
  * greedy continuations of 8 GSM8K prompts identical. Token ids come from the fixture.
  */
 class SmolLm2ParityTest {
@@ -38,9 +38,13 @@ class SmolLm2ParityTest {
     long t0 = System.nanoTime();
     checkpoint = GgufModel.load(gguf);
     System.out.printf("SmolLM2 GGUF load: %.2f s%n", (System.nanoTime() - t0) / 1e9);
-    fixture = new ObjectMapper().readTree(
-        Path.of(System.getProperty("javelin.root"),
-            "tpu-backend/src/test/resources/smollm2/parity.json").toFile());
+    fixture =
+        new ObjectMapper()
+            .readTree(
+                Path.of(
+                        System.getProperty("javelin.root"),
+                        "tpu-backend/src/test/resources/smollm2/parity.json")
+                    .toFile());
   }
 
   @Test
@@ -71,8 +75,9 @@ class SmolLm2ParityTest {
         for (JsonNode pos : prompt.get("positions")) {
           prefixes.add(Arrays.copyOf(tokens, pos.get("position").asInt() + 1));
         }
-        try (DecodeSession s = policy.startDecoding(prefixes, 1)) {
-          Tensor.F32 logits = s.logits();
+        int longest = prefixes.stream().mapToInt(p -> p.length).max().orElseThrow();
+        try (SlotDecoder s = SlotDecoder.open(policy, prefixes.size(), longest + 1)) {
+          Tensor.F32 logits = s.prefill(prefixes);
           int row = 0;
           for (JsonNode pos : prompt.get("positions")) {
             int[] ids = ints(pos.get("ids"));
