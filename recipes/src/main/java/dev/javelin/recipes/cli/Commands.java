@@ -32,9 +32,18 @@ import java.util.TreeMap;
 /** The local commands, each a straight line: load recipe → data → workers → loop → summary. */
 public final class Commands {
   private final PrintStream out;
+  private final Map<String, String> env;
 
   public Commands(PrintStream out) {
+    this(out, System.getenv());
+  }
+
+  /**
+   * With {@code env} in place of the process environment (MLFLOW_TRACKING_URI, TENSORBOARD_DIR).
+   */
+  public Commands(PrintStream out, Map<String, String> env) {
     this.out = out;
+    this.env = Map.copyOf(env);
   }
 
   /** {@code javelin run}: GRPO, after the recipe's warm-up when its checkpoint is missing. */
@@ -70,7 +79,7 @@ public final class Commands {
                   metrics,
                   ConsoleProgress.stdout(0));
           try (MetricsLoggers loggers =
-              MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir), out)) {
+              MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
             driver.addListener((step, steps, m) -> loggers.log(step, m));
             RunSummary summary;
             try {
@@ -84,15 +93,12 @@ public final class Commands {
         });
   }
 
-  private static MetricsLoggers.Run loggerRun(RecipeConfig recipe, Path dir) {
+  private static MetricsLoggers.Run loggerRun(
+      RecipeConfig recipe, Path dir, Map<String, String> env) {
     Map<String, String> params = new TreeMap<>();
     recipe.settings().asMap().forEach((k, v) -> params.put(k, String.valueOf(v)));
     return new MetricsLoggers.Run(
-        dir,
-        recipe.trainer().projectName(),
-        recipe.trainer().experimentName(),
-        params,
-        System.getenv());
+        dir, recipe.trainer().projectName(), recipe.trainer().experimentName(), params, env);
   }
 
   /** Writes the run's report.html; a failure to write it is reported, never thrown. */
