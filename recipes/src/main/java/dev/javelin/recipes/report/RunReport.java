@@ -61,13 +61,19 @@ public final class RunReport {
   /** Writes {@code runDir/report.html} (atomically) and returns its path. */
   public static Path write(Path runDir) throws IOException {
     MetricsHistory history = MetricsHistory.read(runDir.resolve("metrics.jsonl"));
+    Map<String, String> recipe = RecipeTable.read(runDir.resolve("recipe.yaml"));
+    Path name = runDir.toAbsolutePath().getFileName();
+    String title =
+        recipe.containsKey("trainer.experiment_name")
+            ? recipe.getOrDefault("trainer.project_name", "")
+                + "/"
+                + recipe.get("trainer.experiment_name")
+            : name == null ? runDir.toString() : name.toString();
     String html =
         render(
-            runDir.toAbsolutePath().getFileName() == null
-                ? runDir.toString()
-                : runDir.toAbsolutePath().getFileName().toString(),
+            title,
             history,
-            RecipeTable.read(runDir.resolve("recipe.yaml")),
+            recipe,
             ValidationSamples.read(runDir.resolve("val_generations.jsonl")));
     Path out = runDir.resolve("report.html");
     Path tmp = runDir.resolve("report.html.tmp");
@@ -83,11 +89,11 @@ public final class RunReport {
       List<ValidationSamples.Sample> samples) {
     StringBuilder sb = new StringBuilder(64 << 10);
     sb.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
-        .append(Html.escape("javelin run " + title))
+        .append(Html.escape("javelin report: " + title))
         .append("</title><style>")
         .append(CSS)
         .append("</style></head><body><h1>")
-        .append(Html.escape("javelin run " + title))
+        .append(Html.escape("javelin report: " + title))
         .append("</h1><p>")
         .append(summary(history))
         .append("</p><div class=\"charts\">");

@@ -46,6 +46,8 @@ final class SvgChart {
       maxY += pad;
     }
     Axes a = new Axes(minX, maxX, minY, maxY);
+    int perRow = drawn.keySet().stream().anyMatch(k -> k.length() > 24) ? 1 : 3;
+    int legendRows = (drawn.size() + perRow - 1) / perRow;
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
@@ -53,17 +55,17 @@ final class SvgChart {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\""
                 + " height=\"%d\" role=\"img\">",
             W,
-            H + 18 * ((drawn.size() + 2) / 3),
+            H + 18 * legendRows,
             W,
-            H + 18 * ((drawn.size() + 2) / 3)));
+            H + 18 * legendRows));
     axes(sb, a);
     int i = 0;
     for (var s : drawn.entrySet()) {
       String color = COLORS[i % COLORS.length];
       sb.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(color);
       sb.append("\" points=\"").append(points(s.getValue(), a)).append("\"/>");
-      int lx = LEFT + (i % 3) * 170;
-      int ly = H + 14 + 18 * (i / 3);
+      int lx = LEFT + (i % perRow) * 170;
+      int ly = H + 14 + 18 * (i / perRow);
       sb.append(
           String.format(
               Locale.ROOT,
@@ -101,23 +103,29 @@ final class SvgChart {
             H - TOP - BOTTOM));
     for (int t = 0; t <= 4; t++) {
       double yv = a.minY() + (a.maxY() - a.minY()) * t / 4;
-      double xv = a.minX() + (a.maxX() - a.minX()) * t / 4;
       sb.append(
           String.format(
               Locale.ROOT,
               "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                  + "<text x=\"%d\" y=\"%.1f\" class=\"yt\">%s</text>"
-                  + "<text x=\"%.1f\" y=\"%d\" class=\"xt\">%d</text>",
+                  + "<text x=\"%d\" y=\"%.1f\" class=\"yt\">%s</text>",
               LEFT,
               W - RIGHT,
               a.y(yv),
               a.y(yv),
               LEFT - 4,
               a.y(yv) + 4,
-              tick(yv),
-              a.x(xv),
+              tick(yv)));
+    }
+    // Step ticks: whole steps, about five of them.
+    long stride = Math.max(1, (long) Math.ceil((a.maxX() - a.minX()) / 5));
+    for (long x = (long) Math.ceil(a.minX()); x <= a.maxX(); x += stride) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" class=\"xt\">%d</text>",
+              a.x(x),
               H - BOTTOM + 16,
-              Math.round(xv)));
+              x));
     }
   }
 
@@ -145,8 +153,8 @@ final class SvgChart {
   private static String tick(double v) {
     double a = Math.abs(v);
     if (a != 0 && (a < 1e-3 || a >= 1e5)) {
-      return String.format(Locale.ROOT, "%.1e", v);
+      return String.format(Locale.ROOT, "%.2e", v);
     }
-    return String.format(Locale.ROOT, a >= 100 ? "%.0f" : a >= 1 ? "%.2f" : "%.3f", v);
+    return String.format(Locale.ROOT, "%.4g", v);
   }
 }
