@@ -155,6 +155,9 @@ final class SvgChart {
     if (a != 0 && (a < 1e-3 || a >= 1e5)) {
       return String.format(Locale.ROOT, "%.2e", v);
     }
-    return String.format(Locale.ROOT, "%.4g", v);
+    // Three significant digits without trailing zeros: 0.004, 0.25, 4.57, 1250.
+    return new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 }
