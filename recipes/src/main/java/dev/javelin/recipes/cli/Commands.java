@@ -15,8 +15,10 @@ import dev.javelin.recipes.driver.StopSignal;
 import dev.javelin.recipes.driver.Validator;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.MetricsJsonl;
+import dev.javelin.recipes.metrics.MetricsLoggers;
 import dev.javelin.recipes.ray.RunRegistryReporter;
 import dev.javelin.recipes.ray.Workers;
+import dev.javelin.recipes.report.RunReport;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.recipes.task.TaskLoader;
 import dev.javelin.trainer.Checkpointer;
@@ -33,12 +35,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** The three commands, each a straight line: load recipe → data → workers → loop → summary. */
+/** The local commands, each a straight line: load recipe → data → workers → loop → summary. */
 public final class Commands {
   private final PrintStream out;
+  private final Map<String, String> env;
 
   public Commands(PrintStream out) {
+    this(out, System.getenv());
+  }
+
+  /**
+   * With {@code env} in place of the process environment (MLFLOW_TRACKING_URI, TENSORBOARD_DIR).
+   */
+  public Commands(PrintStream out, Map<String, String> env) {
     this.out = out;
+    this.env = Map.copyOf(env);
   }
 
   /** {@code javelin run}: GRPO, after the recipe's warm-up when its checkpoint is missing. */
@@ -75,8 +86,54 @@ public final class Commands {
                   scoring,
                   metrics,
                   ConsoleProgress.stdout(0));
-          return RunRegistryReporter.forRun(recipe).run(driver, stop);
+          try (MetricsLoggers loggers =
+              MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
+            driver.addListener((step, steps, m) -> loggers.log(step, m));
+            RunSummary summary;
+            try {
+              summary = RunRegistryReporter.forRun(recipe).run(driver, stop);
+            } finally {
+              writeReport(dir); // also for a failed run: its curves up to the failure
+            }
+            loggers.finish(false);
+            return summary;
+          }
         });
+  }
+
+  private static MetricsLoggers.Run loggerRun(
+      RecipeConfig recipe, Path dir, Map<String, String> env) {
+    Map<String, String> params = new TreeMap<>();
+    recipe.settings().asMap().forEach((k, v) -> params.put(k, String.valueOf(v)));
+    return new MetricsLoggers.Run(
+        dir, recipe.trainer().projectName(), recipe.trainer().experimentName(), params, env);
+  }
+
+  /** Writes the run's report.html; a failure to write it is reported, never thrown. */
+  private void writeReport(Path dir) {
+    try {
+      out.println("report: " + RunReport.write(dir).toAbsolutePath());
+    } catch (IOException | UncheckedIOException e) {
+      out.println("report: could not write " + dir.resolve("report.html") + " (" + e + ")");
+    }
+  }
+
+  /** {@code javelin report <run dir>}: (re)writes the run's report.html. */
+  public Path report(String runDir) {
+    Path dir = Path.of(runDir);
+    if (!Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
+      throw new ConfigException(
+          "report: "
+              + dir
+              + " has no metrics.jsonl; pass a run directory (trainer.default_local_dir)");
+    }
+    try {
+      Path report = RunReport.write(dir);
+      out.println("report: " + report.toAbsolutePath());
+      return report;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir.resolve("report.html"), e);
+    }
   }
 
   /** {@code javelin sft}: the cross-entropy warm-up. */

@@ -31,6 +31,7 @@ public final class Main {
         eval <recipe|checkpoint>    validation only (a checkpoint dir reads its run's recipe.yaml)
         sft  <recipe>               cross-entropy warm-up on the dataset's reference answers
         recipes                     list the bundled recipes
+        report <run dir>            write <run dir>/report.html (charts, recipe, samples; also after run)
         submit <recipe>             run it as a Ray job on a cluster, following its logs until it ends
         jobs list|logs <id>|stop <id>   the cluster's jobs
         status                      live step, reward and throughput of the cluster's runs
@@ -80,11 +81,18 @@ public final class Main {
         case "jobs" -> new JobsCommand(out, err).run(new CliOptions("jobs", rest));
         case "status" -> new StatusCommand(out).run(new CliOptions("status", rest));
         case "run", "sft", "eval" -> local(args[0], rest, out);
+        case "report" -> {
+          if (rest.size() != 1) {
+            throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
+          }
+          new Commands(out).report(rest.get(0));
+          yield 0;
+        }
         default ->
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, recipes, submit, jobs or status)");
+                    + "' (use run, eval, sft, recipes, report, submit, jobs or status)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());

@@ -195,7 +195,12 @@ public final class RecipeSchema {
             KeyType.oneOf("sync", "one_step_off"),
             "sync",
             "sync, or generate step k+1 while training step k"));
-    b.add(of("trainer.logger", STRING_LIST, List.of("console"), "console and/or jsonl"));
+    b.add(
+        of(
+            "trainer.logger",
+            STRING_LIST,
+            List.of("console"),
+            "console, jsonl, tensorboard and/or mlflow (metrics.jsonl is always written)"));
   }
 
   private static <E extends Enum<E> & RecipeKeyed> KeyType choice(Class<E> type) {

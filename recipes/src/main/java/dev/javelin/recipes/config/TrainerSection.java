@@ -26,7 +26,8 @@ import java.util.Objects;
  * @param maxRestarts how often a dead sampler actor is restarted (cluster mode)
  * @param rolloutMode {@code sync} or {@code one_step_off} (generation of step k+1 overlaps the
  *     update of step k)
- * @param loggers {@code console} and/or {@code jsonl} (metrics.jsonl is always written)
+ * @param loggers {@code trainer.logger}: any of {@link #LOGGERS} plus {@code wandb} (accepted for
+ *     VeRL recipes, reported as unavailable); metrics.jsonl is always written
  */
 public record TrainerSection(
     String projectName,
@@ -48,6 +49,9 @@ public record TrainerSection(
     String rolloutMode,
     List<String> loggers) {
 
+  /** The backends {@code trainer.logger} can name; {@code wandb} is also accepted (no-op). */
+  public static final List<String> LOGGERS = List.of("console", "jsonl", "tensorboard", "mlflow");
+
   /** Validates each key. */
   public TrainerSection {
     Objects.requireNonNull(defaultLocalDir, "defaultLocalDir");
@@ -62,9 +66,9 @@ public record TrainerSection(
     Checks.require(!resumeMode.isBlank(), "trainer.resume_mode", "auto, disable or a path");
     for (String l : loggers) {
       Checks.require(
-          l.equals("console") || l.equals("jsonl"),
+          LOGGERS.contains(l) || l.equals("wandb"),
           "trainer.logger",
-          "'" + l + "' is not one of [console, jsonl]");
+          "'" + l + "' is not one of " + LOGGERS);
     }
   }
 

@@ -69,7 +69,8 @@ public final class GrpoDriver {
     this.samplers = samplers;
     this.requests = new RequestFactory(recipe.trainer().seed());
     this.validator =
-        new Validator(samplers, scoring, requests, recipe, task.val(), task.stopTokenIds());
+        new Validator(samplers, scoring, requests, recipe, task.val(), task.stopTokenIds())
+            .logSamplesTo(recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl"));
     this.checkpoints = new RunCheckpoints(recipe, trainer);
     this.metrics = metrics;
     this.console = console;

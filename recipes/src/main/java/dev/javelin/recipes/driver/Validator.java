@@ -1,5 +1,6 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.datasets.ChatMessage;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutConfig;
 import dev.javelin.recipes.metrics.HeldOut;
@@ -8,6 +9,7 @@ import dev.javelin.rewards.RewardResult;
 import dev.javelin.rewards.ScoredBatch;
 import dev.javelin.sampler.GenerationResult;
 import dev.javelin.sampler.SamplingParams;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,6 +31,7 @@ public final class Validator {
   private final RolloutConfig rollout;
   private final int maxResponse;
   private final int[] stops;
+  private ValidationLog samples;
 
   public Validator(
       SamplerPool pool,
@@ -44,6 +47,12 @@ public final class Validator {
     this.rollout = recipe.rollout();
     this.maxResponse = recipe.data().maxResponseLength();
     this.stops = stopTokenIds.clone();
+  }
+
+  /** Also writes sample greedy generations of each validation to {@code file}. */
+  Validator logSamplesTo(Path file) {
+    this.samples = new ValidationLog(file);
+    return this;
   }
 
   /** Whether there is anything to validate on. */
@@ -100,7 +109,25 @@ public final class Validator {
       Object pred = scored.results().get(i).extras().get("pred");
       answers.add(pred instanceof String s ? s : scoring.decode(gen.rollouts().get(i)).strip());
     }
+    if (samples != null && n == 1) {
+      logSamples(step, gen, scored);
+    }
     return new Pass(scored.results(), answers);
+  }
+
+  private void logSamples(long step, GenerationResult gen, ScoredBatch scored) {
+    int k = Math.min(ValidationLog.SAMPLES, val.size());
+    List<String> sources = new ArrayList<>(k);
+    List<List<ChatMessage>> prompts = new ArrayList<>(k);
+    List<String> responses = new ArrayList<>(k);
+    double[] scores = new double[k];
+    for (int i = 0; i < k; i++) {
+      sources.add(val.get(i).example().dataSource());
+      prompts.add(val.get(i).example().prompt());
+      responses.add(scoring.decode(gen.rollouts().get(i)));
+      scores[i] = scored.results().get(i).score();
+    }
+    samples.write(step, sources, prompts, responses, scores);
   }
 
   /** One validation pass: n results per prompt, in prompt order. */

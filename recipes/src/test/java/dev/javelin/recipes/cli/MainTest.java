@@ -49,6 +49,13 @@ class MainTest {
   }
 
   @Test
+  void reportOfADirectoryWithoutMetricsNamesIt() {
+    assertEquals(2, run("report", "no/such/run"));
+    assertTrue(err().contains("no/such/run has no metrics.jsonl"), err());
+    assertEquals(2, run("report"));
+  }
+
+  @Test
   void listsBundledRecipes() {
     assertEquals(0, run("recipes"));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("recipes/arith-grpo.yaml"));

@@ -1,0 +1,133 @@
+package dev.javelin.recipes.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.regex.Pattern;
+
+/**
+ * {@code <run dir>/report.html}: one self-contained page (inline CSS and SVG, no script, no
+ * network) with a chart per metric group the run logged, the resolved recipe and sample validation
+ * generations. Built from metrics.jsonl as it is, so it works on a running run.
+ */
+public final class RunReport {
+  /** A chart: its title, the metric names it draws (regexes) and whether series stack. */
+  record Chart(String title, Pattern metrics, boolean stacked) {
+    Chart(String title, String regex) {
+      this(title, Pattern.compile(regex), false);
+    }
+  }
+
+  static final List<Chart> CHARTS =
+      List.of(
+          new Chart("Training reward", "critic/score/(mean|max|min)"),
+          new Chart("Held-out accuracy", "val/acc/mean@1|val-core/.*/acc/mean@.*"),
+          new Chart("Response length (tokens)", "response_length/(mean|max)"),
+          new Chart("Response clip ratio", "response_length/clip_ratio"),
+          new Chart("Entropy", "actor/entropy"),
+          new Chart("KL", "actor/(kl_loss|ppo_kl)"),
+          new Chart("Clip fractions", "actor/.*clipfrac.*"),
+          new Chart("Grad norm", "(actor|sft)/grad_norm"),
+          new Chart("Learning rate", "(actor|sft)/lr"),
+          new Chart("SFT loss", "sft/loss"),
+          new Chart(
+              "Step time by phase (s, stacked)",
+              Pattern.compile("timing_s/(?!step$|testing$|save_checkpoint$).*"),
+              true),
+          new Chart("Tokens/s", "perf/throughput|sampler/tokens_per_s"),
+          new Chart("Sampler restarts", "rollout/sampler_(restarts|rejected)"));
+
+  private static final String CSS =
+      "body{font:14px system-ui,sans-serif;margin:24px;color:#222;background:#fafafa}"
+          + "h1{font-size:20px}h2{font-size:15px;margin:4px 0}"
+          + ".charts{display:flex;flex-wrap:wrap;gap:16px}"
+          + ".chart{background:#fff;border:1px solid #ddd;padding:8px;border-radius:4px}"
+          + ".frame{fill:none;stroke:#999}.grid{stroke:#eee}"
+          + ".yt{font-size:10px;text-anchor:end;fill:#555}.xt{font-size:10px;text-anchor:middle;"
+          + "fill:#555}.lg{font-size:11px;fill:#333}"
+          + "table{border-collapse:collapse;background:#fff;font-size:12px}"
+          + "td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}"
+          + "pre{white-space:pre-wrap;margin:0;max-width:900px}";
+
+  private RunReport() {}
+
+  /** Writes {@code runDir/report.html} (atomically) and returns its path. */
+  public static Path write(Path runDir) throws IOException {
+    MetricsHistory history = MetricsHistory.read(runDir.resolve("metrics.jsonl"));
+    Map<String, String> recipe = RecipeTable.read(runDir.resolve("recipe.yaml"));
+    Path name = runDir.toAbsolutePath().getFileName();
+    String title =
+        recipe.containsKey("trainer.experiment_name")
+            ? recipe.getOrDefault("trainer.project_name", "")
+                + "/"
+                + recipe.get("trainer.experiment_name")
+            : name == null ? runDir.toString() : name.toString();
+    String html =
+        render(
+            title,
+            history,
+            recipe,
+            ValidationSamples.read(runDir.resolve("val_generations.jsonl")));
+    Path out = runDir.resolve("report.html");
+    Path tmp = runDir.resolve("report.html.tmp");
+    Files.writeString(tmp, html, StandardCharsets.UTF_8);
+    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return out;
+  }
+
+  static String render(
+      String title,
+      MetricsHistory history,
+      Map<String, String> recipe,
+      List<ValidationSamples.Sample> samples) {
+    StringBuilder sb = new StringBuilder(64 << 10);
+    sb.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
+        .append(Html.escape("javelin report: " + title))
+        .append("</title><style>")
+        .append(CSS)
+        .append("</style></head><body><h1>")
+        .append(Html.escape("javelin report: " + title))
+        .append("</h1><p>")
+        .append(summary(history))
+        .append("</p><div class=\"charts\">");
+    for (Chart c : CHARTS) {
+      Map<String, NavigableMap<Long, Double>> series = new LinkedHashMap<>();
+      for (String name : history.names()) {
+        if (c.metrics().matcher(name).matches()) {
+          NavigableMap<Long, Double> s = history.series(name);
+          if (!s.isEmpty()) {
+            series.put(name, s);
+          }
+        }
+      }
+      if (!series.isEmpty()) {
+        sb.append("<div class=\"chart\"><h2>").append(Html.escape(c.title())).append("</h2>");
+        sb.append(SvgChart.render(series, c.stacked())).append("</div>");
+      }
+    }
+    sb.append("</div>");
+    ValidationSamples.appendTable(sb, samples);
+    RecipeTable.append(sb, recipe);
+    return sb.append("</body></html>\n").toString();
+  }
+
+  private static String summary(MetricsHistory h) {
+    if (h.steps().isEmpty()) {
+      return "no steps logged yet (metrics.jsonl is empty or missing)";
+    }
+    return String.format(
+        Locale.ROOT,
+        "steps %d&ndash;%d, %d logged records, %d metrics",
+        h.steps().firstKey(),
+        h.steps().lastKey(),
+        h.steps().size(),
+        h.names().size());
+  }
+}
