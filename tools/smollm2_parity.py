@@ -101,7 +101,7 @@ def main() -> None:
                              "max_abs": float(z[p].abs().max())})
             logits.append({"text": text, "tokens": ids, "positions": rows})
         greedy = []
-        questions = [json.loads(l)["question"] for l in open(gsm8k, encoding="utf-8")][:8]
+        questions = [json.loads(row)["question"] for row in open(gsm8k, encoding="utf-8")][:8]
         for q in questions:
             chat = tok.apply_chat_template([{"role": "user", "content": q}],
                                            add_generation_prompt=True, tokenize=False)

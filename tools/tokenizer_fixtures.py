@@ -198,7 +198,6 @@ def write_smollm2():
     stub = types.ModuleType("transformers.integrations.gguf.reader")
     stub.read_gguf_metadata = read_gguf_metadata
     sys.modules["transformers.integrations.gguf.reader"] = stub
-    from tokenizers import Tokenizer, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
 
     gguf = gguf_path()
