@@ -32,6 +32,8 @@ public final class Main {
         sft  <recipe>               cross-entropy warm-up on the dataset's reference answers
         recipes                     list the bundled recipes
         report <run dir>            write <run dir>/report.html (charts, recipe, samples; also after run)
+        convert <model.gguf|hf dir> <out dir> [--bf16]
+                                    write an HF directory transformers loads (weights, tokenizer)
         submit <recipe>             run it as a Ray job on a cluster, following its logs until it ends
         jobs list|logs <id>|stop <id>   the cluster's jobs
         status                      live step, reward and throughput of the cluster's runs
@@ -81,6 +83,7 @@ public final class Main {
         case "jobs" -> new JobsCommand(out, err).run(new CliOptions("jobs", rest));
         case "status" -> new StatusCommand(out).run(new CliOptions("status", rest));
         case "run", "sft", "eval" -> local(args[0], rest, out);
+        case "convert" -> new ConvertCommand(out).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -92,7 +95,7 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, recipes, report, submit, jobs or status)");
+                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs or status)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());

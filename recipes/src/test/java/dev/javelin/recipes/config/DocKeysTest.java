@@ -35,7 +35,7 @@ class DocKeysTest {
 
   /** VeRL keys docs/PORTING.md lists as rejected; the loader must indeed reject them. */
   private static final List<String> REJECTED =
-      List.of("reward_model.enable", "custom_reward_function.path");
+      List.of("reward_model.enable");
 
   @Test
   void keysDocumentedAsRejectedAreRejected() {
