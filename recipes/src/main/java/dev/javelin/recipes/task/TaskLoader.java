@@ -1,5 +1,7 @@
 package dev.javelin.recipes.task;
 
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.gguf.GgufFile;
 import dev.javelin.datasets.DatasetSpec;
 import dev.javelin.datasets.Datasets;
 import dev.javelin.datasets.Example;
@@ -34,6 +36,17 @@ public final class TaskLoader {
   /** The recipe's tokenizer: {@code tokenizer_path}, else the model's directory, else char. */
   public static Tokenizer tokenizer(RecipeConfig recipe) {
     String path = recipe.model().tokenizerPath();
+    if (path == null
+        && recipe.model().path() != null
+        && ModelCheckpoint.isGguf(Path.of(recipe.model().path()))) {
+      Path gguf = Path.of(recipe.model().path());
+      try (GgufFile f = GgufFile.open(gguf)) { // the tokenizer travels in the GGUF's metadata
+        return Tokenizers.fromGgufMetadata(f.metadata(), gguf.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(
+            "recipe key 'actor_rollout_ref.model.path': " + e.getMessage(), e);
+      }
+    }
     if (path == null && recipe.model().path() != null) {
       Path dir = Path.of(recipe.model().path());
       path = Files.isRegularFile(dir.resolve("tokenizer.json")) ? dir.toString() : "char";

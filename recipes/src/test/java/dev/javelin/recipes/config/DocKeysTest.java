@@ -34,8 +34,7 @@ class DocKeysTest {
       List.of("reward_model.ground_truth", "reward_model.style");
 
   /** VeRL keys docs/PORTING.md lists as rejected; the loader must indeed reject them. */
-  private static final List<String> REJECTED =
-      List.of("reward_model.enable");
+  private static final List<String> REJECTED = List.of("reward_model.enable");
 
   @Test
   void keysDocumentedAsRejectedAreRejected() {
