@@ -13,8 +13,8 @@ import java.util.Locale;
  * <ul>
  *   <li>trainer: weights, gradients and AdamW m and v (16 B/param), a reference copy when {@code
  *       use_kl_loss} is on (+4), and the published snapshot (+4);
- *   <li>each sampler: its weights (4 B/param) and a KV cache of {@code max_num_seqs} rows of {@code
- *       max_prompt_length + max_response_length} positions;
+ *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
+ *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
  *   <li>one micro-batch's activations kept for the backward pass: per token and layer the block's
  *       inputs and outputs ({@code 6·hidden + 4·intermediate} floats) plus its attention scores and
  *       probabilities ({@code 2·heads·T}), and the (tokens, V) logits three times over (logits,
@@ -36,14 +36,11 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
     boolean ref = recipe.actor().loss().useKlLoss();
     long trainer = p * 4L * (4 + (ref ? 1 : 0) + 1);
     int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
-    long kvCache =
-        2L
-            * c.layers()
-            * recipe.rollout().maxNumSeqs()
-            * c.kvHeads()
-            * positions
-            * c.headDim()
-            * 4L;
+    // a sampler opens as many cache rows as it has requests, up to max_num_seqs
+    int cacheRows =
+        Math.min(
+            recipe.rollout().maxNumSeqs(), recipe.data().trainBatchSize() * recipe.rollout().n());
+    long kvCache = 2L * c.layers() * cacheRows * c.kvHeads() * positions * c.headDim() * 4L;
     long samplers = (long) recipe.trainer().samplers() * (p * 4L + kvCache);
     int micro = recipe.actor().ppoMicroBatchSize();
     int rows = micro > 0 ? micro : recipe.actor().ppoMiniBatchSize() * recipe.rollout().n();

@@ -29,7 +29,8 @@ class MemoryBudgetTest {
     int ref = r.actor().loss().useKlLoss() ? 1 : 0;
     assertEquals(p * 4 * (5 + ref), b.trainer(), "weights + grads + m + v + snapshot (+ ref)");
     int positions = r.data().maxPromptLength() + r.data().maxResponseLength();
-    long kv = 2L * 30 * r.rollout().maxNumSeqs() * 3 * positions * 64 * 4;
+    int rows = Math.min(r.rollout().maxNumSeqs(), r.data().trainBatchSize() * r.rollout().n());
+    long kv = 2L * 30 * rows * 3 * positions * 64 * 4;
     assertEquals(r.trainer().samplers() * (p * 4 + kv), b.samplers());
     // the checkpoint's 8,192 positions play no part: the same model with 256 gives the same budget
     assertEquals(b, MemoryBudget.of(SMOLLM2.withMaxPositions(256), r));

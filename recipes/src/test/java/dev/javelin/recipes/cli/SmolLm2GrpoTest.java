@@ -1,0 +1,67 @@
+package dev.javelin.recipes.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.recipes.driver.RunSummary;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shipped gsm8k-grpo recipe from a real pretrained checkpoint (SmolLM2-135M-Instruct, the Q4_1
+ * GGUF the build installs), only sizes overridden: two GRPO steps in Ray local mode, the tokenizer
+ * and chat template from the GGUF, the architecture from the checkpoint.
+ */
+class SmolLm2GrpoTest {
+  @Test
+  void twoGrpoStepsFromTheGguf(@TempDir Path dir) throws Exception {
+    Path gguf = ConvertCommandTest.smollm2();
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    RunSummary summary =
+        new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
+            .run(
+                "recipes/gsm8k-grpo.yaml",
+                List.of(
+                    "actor_rollout_ref.model.path=" + gguf,
+                    "trainer.default_local_dir=" + dir,
+                    "trainer.total_training_steps=2",
+                    "trainer.samplers=1",
+                    "trainer.test_freq=100",
+                    "trainer.save_freq=2",
+                    "data.train_batch_size=2",
+                    "data.max_prompt_length=192",
+                    "data.max_response_length=16",
+                    "data.val_max_samples=2",
+                    "actor_rollout_ref.rollout.n=2",
+                    "actor_rollout_ref.actor.ppo_mini_batch_size=2",
+                    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2"));
+    String printed = console.toString(StandardCharsets.UTF_8);
+    assertEquals(2, summary.lastStep(), printed);
+    assertFalse(summary.stopped(), printed);
+    List<String> lines = Files.readAllLines(dir.resolve("metrics.jsonl"));
+    assertEquals(2, lines.stream().filter(l -> l.contains("\"actor/pg_loss\"")).count(), printed);
+    for (String line : lines) {
+      JsonNode m = new ObjectMapper().readTree(line);
+      if (m.has("actor/grad_norm")) {
+        assertTrue(Double.isFinite(m.get("actor/grad_norm").asDouble()), line);
+      }
+    }
+    try (var found = Files.find(dir, 3, (p, a) -> p.endsWith("config.json"))) {
+      Path config =
+          found
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no checkpoint config.json in " + dir));
+      assertEquals(
+          "llama", new ObjectMapper().readTree(config.toFile()).get("model_type").asText());
+    }
+  }
+}
