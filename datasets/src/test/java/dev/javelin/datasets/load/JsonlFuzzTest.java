@@ -7,12 +7,23 @@ import dev.javelin.datasets.Datasets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Contract: any bytes as a GSM8K or MATH-500 JSONL file load with their bad rows counted, or fail
  * with {@link DatasetException} naming the file; never another exception.
  */
 class JsonlFuzzTest {
+  /** Counted rows are logged one line per file: too many lines at fuzzing speed. */
+  private static final Logger QUIET = Logger.getLogger("dev.javelin.datasets");
+
+  @BeforeAll
+  static void quiet() {
+    QUIET.setLevel(Level.SEVERE);
+  }
+
   @FuzzTest(maxDuration = "20s")
   void anyFileLoadsOrFailsTyped(byte[] bytes) throws IOException {
     Path file = Files.createTempFile("fuzz", ".jsonl");

@@ -11,8 +11,9 @@ import java.util.Locale;
  * OutOfMemoryError} inside an actor. All in f32 bytes:
  *
  * <ul>
- *   <li>trainer: weights, gradients and AdamW m and v (16 B/param), a reference copy when {@code
- *       use_kl_loss} is on (+4), and the published snapshot (+4);
+ *   <li>trainer: weights, AdamW m and v, the gradient sum and one micro-batch's gradients (20
+ *       B/param), the published snapshot (+4), and a reference copy when {@code use_kl_loss} is on
+ *       (+4);
  *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
  *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
  *   <li>one micro-batch's activations kept for the backward pass: per token and layer the block's
@@ -34,7 +35,7 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
   public static MemoryBudget of(ModelConfig c, RecipeConfig recipe) {
     long p = c.parameterCount();
     boolean ref = recipe.actor().loss().useKlLoss();
-    long trainer = p * 4L * (4 + (ref ? 1 : 0) + 1);
+    long trainer = p * 4L * (6 + (ref ? 1 : 0));
     int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
     // a sampler opens as many cache rows as it has requests, up to max_num_seqs
     int cacheRows =

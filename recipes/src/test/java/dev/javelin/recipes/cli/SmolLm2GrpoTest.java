@@ -25,6 +25,9 @@ class SmolLm2GrpoTest {
   @Test
   void twoGrpoStepsFromTheGguf(@TempDir Path dir) throws Exception {
     Path gguf = ConvertCommandTest.smollm2();
+    Path data =
+        Path.of(System.getProperty("javelin.root", ".."), "..", "shared", "datasets", "gsm8k");
+    assertTrue(Files.isRegularFile(data.resolve("train.jsonl")), "GSM8K missing under " + data);
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     RunSummary summary =
         new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
@@ -32,6 +35,8 @@ class SmolLm2GrpoTest {
                 "recipes/gsm8k-grpo.yaml",
                 List.of(
                     "actor_rollout_ref.model.path=" + gguf,
+                    "data.train_files=[" + data.resolve("train.jsonl") + "]",
+                    "data.val_files=[" + data.resolve("test.jsonl") + "]",
                     "trainer.default_local_dir=" + dir,
                     "trainer.total_training_steps=2",
                     "trainer.samplers=1",

@@ -27,7 +27,8 @@ class MemoryBudgetTest {
     MemoryBudget b = MemoryBudget.of(SMOLLM2, r);
     long p = SMOLLM2.parameterCount();
     int ref = r.actor().loss().useKlLoss() ? 1 : 0;
-    assertEquals(p * 4 * (5 + ref), b.trainer(), "weights + grads + m + v + snapshot (+ ref)");
+    assertEquals(
+        p * 4 * (6 + ref), b.trainer(), "weights, m, v, grad sum, micro grads, snapshot (+ ref)");
     int positions = r.data().maxPromptLength() + r.data().maxResponseLength();
     int rows = Math.min(r.rollout().maxNumSeqs(), r.data().trainBatchSize() * r.rollout().n());
     long kv = 2L * 30 * rows * 3 * positions * 64 * 4;
