@@ -25,6 +25,16 @@ public record TensorEntry(String name, WireType type, int[] shape, long offset) 
     if (offset < 0) {
       throw new IllegalArgumentException("negative offset for " + name);
     }
+    long bytes = 1;
+    try { // a shape from another process must not overflow the byte count it implies
+      for (int d : shape) {
+        bytes = Math.multiplyExact(bytes, (long) d);
+      }
+      Math.multiplyExact(bytes, (long) type.byteSize());
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(
+          "shape " + Arrays.toString(shape) + " of " + name + " overflows a byte count", e);
+    }
   }
 
   /** Number of elements. */

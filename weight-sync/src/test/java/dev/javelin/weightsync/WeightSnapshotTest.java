@@ -29,6 +29,15 @@ class WeightSnapshotTest {
   }
 
   @Test
+  void aShapeWhoseByteCountOverflowsIsRefusedNotThrownAsArithmetic() {
+    // found by SnapshotCodecFuzzTest: dimensions whose product overflows a long
+    int big = Integer.MAX_VALUE;
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new TensorEntry("w", WireType.F32, new int[] {big, big, big}, 0));
+  }
+
+  @Test
   void f32RoundTripIsExact() {
     WeightSnapshot s = model(3, WireType.F32);
     assertArrayEquals(random(128, 3), s.floats("lm_head.weight"));
