@@ -73,7 +73,7 @@ class ObservabilityTest {
     for (String title :
         new String[] {
           "Training reward",
-          "Held-out accuracy",
+          "Held-out reward", // this run's reward reports no acc, so its held-out value is a score
           "Response length",
           "Step time by phase",
           "Tokens/s"

@@ -29,6 +29,8 @@ public final class RunReport {
       List.of(
           new Chart("Training reward", "critic/score/(mean|max|min)"),
           new Chart("Held-out accuracy", "val/acc/mean@1|val-core/.*/acc/mean@.*"),
+          // a reward that reports no acc is validated by its mean score (val/reward)
+          new Chart("Held-out reward", "val/reward/mean@1|val-core/.*/reward/mean@.*"),
           new Chart("Response length (tokens)", "response_length/(mean|max)"),
           new Chart("Response clip ratio", "response_length/clip_ratio"),
           new Chart("Entropy", "actor/entropy"),
