@@ -36,14 +36,14 @@ public final class ActorLoss {
       dLogProb[i] = wPg[i] * pg.dLoss()[i];
     }
     Map<String, Double> metrics = new HashMap<>(pg.metrics());
-    metrics.put("actor/pg_loss", pgLoss);
+    metrics.put(MetricNames.PG_LOSS, pgLoss);
     double total = pgLoss;
     // entropy and KL use the configured mode and the batch's mask, as VeRL's actor does
     double[] w = pc.lossAggMode().weights(batch.mask(), rows, cols, g); // (B, T)
     double[] dEntropy = null;
     if (batch.entropy() != null) {
       double entropy = LossAggMode.dot(w, batch.entropy());
-      metrics.put("actor/entropy", entropy);
+      metrics.put(MetricNames.ENTROPY, entropy);
       total -= config.entropyCoeff() * entropy;
       dEntropy = new double[batch.size()];
       for (int i = 0; i < dEntropy.length; i++) {
@@ -80,8 +80,8 @@ public final class ActorLoss {
         dLogProb[i] += beta * w[i] * kl.gradient(lp, ref);
       }
     }
-    metrics.put("actor/kl_loss", value);
-    metrics.put("actor/kl_coef", beta);
+    metrics.put(MetricNames.KL_LOSS, value);
+    metrics.put(MetricNames.KL_COEF, beta);
     return beta * value;
   }
 }

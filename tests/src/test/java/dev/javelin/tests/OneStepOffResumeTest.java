@@ -8,6 +8,7 @@ import dev.javelin.recipes.cli.Commands;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.driver.GrpoDriver;
+import dev.javelin.recipes.driver.RunParts;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.StopSignal;
@@ -106,7 +107,8 @@ class OneStepOffResumeTest {
         MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
       GrpoDriver driver =
           new GrpoDriver(
-              recipe, task, workers.trainer(), workers.samplers(), scoring, metrics, null);
+              new RunParts(
+                  recipe, task, workers.trainer(), workers.samplers(), scoring, metrics, null));
       driver.addListener(
           (step, totalSteps, m) -> {
             if (step == stopAt) {

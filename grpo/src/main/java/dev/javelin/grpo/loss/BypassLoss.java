@@ -1,6 +1,7 @@
 package dev.javelin.grpo.loss;
 
 import dev.javelin.grpo.Masked;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.grpo.PolicyBatch;
 import dev.javelin.grpo.PolicyLoss;
 import dev.javelin.grpo.PolicyLossConfig;
@@ -47,7 +48,7 @@ public final class BypassLoss implements PolicyLoss {
     for (int i = 0; i < negKl.length; i++) {
       negKl[i] = -(b.logProb()[i] - rollout[i]);
     }
-    metrics.put("actor/ppo_kl", Masked.mean(negKl, mask));
+    metrics.put(MetricNames.PPO_KL, Masked.mean(negKl, mask));
     return GpgLoss.reinforce(b.logProb(), b.advantages(), w, mask, metrics);
   }
 }

@@ -1,6 +1,7 @@
 package dev.javelin.grpo.loss;
 
 import dev.javelin.grpo.Masked;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.grpo.PolicyBatch;
 import dev.javelin.grpo.PolicyLoss;
 import dev.javelin.grpo.PolicyLossConfig;
@@ -44,9 +45,9 @@ public final class CispoLoss implements PolicyLoss {
     }
     Map<String, Double> metrics =
         Map.of(
-            "actor/pg_clipfrac", Masked.fraction(clipped, b.mask()),
-            "actor/pg_clipfrac_lower", 0.0,
-            "actor/ppo_kl", Masked.mean(negKl, b.mask()));
+            MetricNames.PG_CLIPFRAC, Masked.fraction(clipped, b.mask()),
+            MetricNames.PG_CLIPFRAC_LOWER, 0.0,
+            MetricNames.PPO_KL, Masked.mean(negKl, b.mask()));
     return new PolicyLossTerms(loss, grad, b.mask(), null, metrics);
   }
 }

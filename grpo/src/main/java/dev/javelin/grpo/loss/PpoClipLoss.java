@@ -1,6 +1,7 @@
 package dev.javelin.grpo.loss;
 
 import dev.javelin.grpo.Masked;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.grpo.PolicyBatch;
 import dev.javelin.grpo.PolicyLoss;
 import dev.javelin.grpo.PolicyLossConfig;
@@ -75,9 +76,9 @@ public final class PpoClipLoss implements PolicyLoss {
     }
     Map<String, Double> metrics =
         Map.of(
-            "actor/pg_clipfrac", Masked.fraction(clipped, mask),
-            "actor/pg_clipfrac_lower", Masked.fraction(clippedLower, mask),
-            "actor/ppo_kl", Masked.mean(negKl, mask));
+            MetricNames.PG_CLIPFRAC, Masked.fraction(clipped, mask),
+            MetricNames.PG_CLIPFRAC_LOWER, Masked.fraction(clippedLower, mask),
+            MetricNames.PPO_KL, Masked.mean(negKl, mask));
     return new PolicyLossTerms(loss, grad, mask, null, metrics);
   }
 }

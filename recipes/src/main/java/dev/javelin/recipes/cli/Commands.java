@@ -8,6 +8,7 @@ import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
 import dev.javelin.recipes.driver.RunCheckpoints;
+import dev.javelin.recipes.driver.RunParts;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.SftRunner;
@@ -79,13 +80,14 @@ public final class Commands {
         (scoring, workers, metrics, stop) -> {
           GrpoDriver driver =
               new GrpoDriver(
-                  recipe,
-                  task,
-                  workers.trainer(),
-                  workers.samplers(),
-                  scoring,
-                  metrics,
-                  ConsoleProgress.stdout(0));
+                  new RunParts(
+                      recipe,
+                      task,
+                      workers.trainer(),
+                      workers.samplers(),
+                      scoring,
+                      metrics,
+                      ConsoleProgress.stdout(0)));
           try (MetricsLoggers loggers =
               MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
             driver.addListener((step, steps, m) -> loggers.log(step, m));
@@ -156,13 +158,14 @@ public final class Commands {
         dir,
         (scoring, workers, metrics, stop) ->
             new SftRunner(
-                    recipe,
-                    task,
-                    workers.trainer(),
-                    workers.samplers(),
-                    scoring,
-                    metrics,
-                    ConsoleProgress.stdout(1))
+                    new RunParts(
+                        recipe,
+                        task,
+                        workers.trainer(),
+                        workers.samplers(),
+                        scoring,
+                        metrics,
+                        ConsoleProgress.stdout(1)))
                 .run(stop));
   }
 

@@ -3,6 +3,7 @@ package dev.javelin.recipes.driver;
 import dev.javelin.datasets.BatchSampler;
 import dev.javelin.datasets.DataOrderConfig;
 import dev.javelin.datasets.Example;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.FilterGroupsKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
@@ -13,6 +14,7 @@ import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.sampler.SamplingParams;
 import dev.javelin.trainer.Trainer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -54,28 +56,22 @@ public final class GrpoDriver {
   private final BatchLog batchLog;
   private final boolean oneStepOff;
 
-  /** Wires a run; {@code console} may be null (no progress bar). */
-  public GrpoDriver(
-      RecipeConfig recipe,
-      TaskData task,
-      Trainer trainer,
-      SamplerPool samplers,
-      Scoring scoring,
-      MetricsJsonl metrics,
-      ConsoleProgress console) {
-    this.recipe = recipe;
-    this.task = task;
-    this.trainer = trainer;
-    this.samplers = samplers;
+  /** Wires a run. */
+  public GrpoDriver(RunParts parts) {
+    this.recipe = parts.recipe();
+    this.task = parts.task();
+    this.trainer = parts.trainer();
+    this.samplers = parts.samplers();
     this.requests = new RequestFactory(recipe.trainer().seed());
     this.validator =
-        new Validator(samplers, scoring, requests, recipe, task.val(), task.stopTokenIds())
+        parts
+            .validator()
             .logSamplesTo(recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl"));
     this.checkpoints = new RunCheckpoints(recipe, trainer);
-    this.metrics = metrics;
-    this.console = console;
-    this.update = new PolicyUpdate(recipe, trainer, scoring);
-    this.dynamic = new DynamicSampling(recipe, scoring);
+    this.metrics = parts.metrics();
+    this.console = parts.console();
+    this.update = new PolicyUpdate(recipe, trainer, parts.scoring());
+    this.dynamic = new DynamicSampling(recipe, parts.scoring());
     this.batchLog = new BatchLog(recipe.trainer().defaultLocalDir().resolve("batches.jsonl"));
     this.oneStepOff = recipe.trainer().oneStepOff();
     if (oneStepOff) {
@@ -95,6 +91,86 @@ public final class GrpoDriver {
   /** Runs (or resumes) until the last step or a stop request; returns the summary. */
   public RunSummary run(StopSignal stop) {
     long start = System.nanoTime();
+    Run run = prepare();
+    try (BatchLog batches = batchLog;
+        GenerationLauncher launcher = launcher()) {
+      while (run.step < run.total && !stop.requested()) {
+        int step = ++run.step;
+        StepOutcome out =
+            step(step, run.pending, prefetchUnless(stop, step, run), run.source, launcher);
+        run.pending = out.next();
+        Map<String, Double> m = out.metrics();
+        run.lastReward = m.getOrDefault(MetricNames.SCORE_MEAN, Double.NaN);
+        validateIfDue(step, run, m);
+        // The batch line goes first: a kill between it and the checkpoint leaves a line past the
+        // checkpoint's step, which the resume drops; the other order would lose step K's line.
+        batches.write(out.batch());
+        run.saved = recipe.trainer().savesAt(step, run.total);
+        if (run.saved) {
+          checkpoints.save(run.state(), m);
+        }
+        log(step, run.total, m, HeldOut.value(m));
+      }
+      if (!run.saved) {
+        // A prefetched batch still in hand is dropped; the checkpoint's data order draws it again.
+        checkpoints.save(run.state(), new LinkedHashMap<>());
+      }
+    }
+    return run.summary((System.nanoTime() - start) / 1e9, recipe.trainer().defaultLocalDir());
+  }
+
+  /** A run in progress: where it stands and what it last measured. */
+  private static final class Run {
+    final int firstStep;
+    final int total;
+    final BatchSource source;
+    final double startAcc;
+    int step;
+    PendingGeneration pending;
+    boolean saved = true;
+    double lastAcc;
+    int lastAccStep;
+    boolean isAccuracy;
+    double lastReward = Double.NaN;
+
+    Run(int step, int total, BatchSource source, double startAcc) {
+      this.firstStep = step + 1;
+      this.step = step;
+      this.total = total;
+      this.source = source;
+      this.startAcc = startAcc;
+    }
+
+    void heldOut(Map<String, Double> val, int atStep) {
+      lastAcc = HeldOut.value(val);
+      lastAccStep = atStep;
+      isAccuracy = HeldOut.isAccuracy(val);
+    }
+
+    TrainingState state() {
+      return new TrainingState(step, source.checkpointState(pending), startAcc);
+    }
+
+    RunSummary summary(double seconds, Path runDir) {
+      return new RunSummary(
+          firstStep,
+          step,
+          startAcc,
+          lastAcc,
+          lastAccStep,
+          lastReward,
+          seconds,
+          step < total,
+          runDir,
+          isAccuracy);
+    }
+  }
+
+  /**
+   * Resumes from the run's last checkpoint (or starts), loads the samplers' weights and validates
+   * before the first step when asked.
+   */
+  private Run prepare() {
     DataOrderConfig orderConfig =
         new DataOrderConfig(
             FilterGroupsKeys.genBatchSize(recipe.settings()),
@@ -107,80 +183,55 @@ public final class GrpoDriver {
     int total = recipe.totalSteps(fresh.batchesPerEpoch());
     TrainingState state = checkpoints.resume(fresh.state());
     BatchSource source = new BatchSource(new BatchSampler(examples, orderConfig, state.data()));
-    batchLog.resumeAt(state.globalStep());
-    if (state.globalStep() > 0) {
-      metrics.resumeAt(state.globalStep());
-    }
-    var lastMeasured =
-        state.globalStep() > 0
-            ? metrics.last(List.of(HeldOut.ACC, HeldOut.REWARD))
-            : Optional.<MetricsJsonl.Recorded>empty();
-    if (console != null) {
-      console.resumedAt(state.globalStep());
-    }
-    samplers.loadWeights(trainer.snapshot(state.globalStep(), recipe.rollout().weightDtype()));
-    double startAcc = state.startAccuracy();
-    boolean isAccuracy = true; // until a validation says the reward reports no acc
-    if (state.globalStep() == 0 && recipe.trainer().valBeforeTrain() && validator.enabled()) {
-      Map<String, Double> val = validator.run(0);
-      startAcc = HeldOut.value(val);
-      isAccuracy = HeldOut.isAccuracy(val);
-      log(0, total, val, startAcc);
-    }
     int step = state.globalStep();
+    batchLog.resumeAt(step);
     // A resumed or rerun run reports what its own records last measured, and when.
-    double lastAcc = lastMeasured.map(r -> r.value()).orElse(startAcc);
-    int lastAccStep = lastMeasured.map(r -> (int) r.step()).orElse(0);
-    isAccuracy = lastMeasured.map(r -> r.key().equals(HeldOut.ACC)).orElse(isAccuracy);
-    double lastReward = Double.NaN;
-    boolean saved = true;
-    PendingGeneration pending = null;
-    try (BatchLog batches = batchLog;
-        GenerationLauncher launcher = launcher()) {
-      while (step < total && !stop.requested()) {
-        step++;
-        // No prefetch across a scheduled checkpoint: the next batch is then generated by the
-        // checkpointed weights, exactly as a run resumed from that checkpoint generates it.
-        boolean prefetch = oneStepOff && step < total && !recipe.trainer().savesAt(step, total);
-        StepOutcome out = step(step, pending, prefetch ? stop : null, source, launcher);
-        pending = out.next();
-        Map<String, Double> m = out.metrics();
-        lastReward = m.getOrDefault("critic/score/mean", Double.NaN);
-        if (validator.enabled() && recipe.trainer().testsAt(step, total)) {
-          long t0 = System.nanoTime();
-          m.putAll(validator.run(step));
-          m.put("timing_s/testing", (System.nanoTime() - t0) / 1e9);
-          lastAcc = HeldOut.value(m);
-          lastAccStep = step;
-          isAccuracy = HeldOut.isAccuracy(m);
-        }
-        // The batch line goes first: a kill between it and the checkpoint leaves a line past the
-        // checkpoint's step, which the resume drops; the other order would lose step K's line.
-        batches.write(out.batch());
-        saved = recipe.trainer().savesAt(step, total);
-        if (saved) {
-          checkpoints.save(new TrainingState(step, source.checkpointState(pending), startAcc), m);
-        }
-        log(step, total, m, HeldOut.value(m));
-      }
-      if (!saved) {
-        // A prefetched batch still in hand is dropped; the checkpoint's data order draws it again.
-        checkpoints.save(
-            new TrainingState(step, source.checkpointState(pending), startAcc),
-            new LinkedHashMap<>());
-      }
+    Optional<MetricsJsonl.Recorded> lastMeasured = Optional.empty();
+    if (step > 0) {
+      metrics.resumeAt(step);
+      lastMeasured = metrics.last(List.of(HeldOut.ACC, HeldOut.REWARD));
     }
-    return new RunSummary(
-        state.globalStep() + 1,
-        step,
-        startAcc,
-        lastAcc,
-        lastAccStep,
-        lastReward,
-        (System.nanoTime() - start) / 1e9,
-        step < total,
-        recipe.trainer().defaultLocalDir(),
-        isAccuracy);
+    if (console != null) {
+      console.resumedAt(step);
+    }
+    samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype()));
+    Map<String, Double> val = Map.of();
+    if (step == 0 && recipe.trainer().valBeforeTrain() && validator.enabled()) {
+      val = validator.run(0);
+      log(0, total, val, HeldOut.value(val));
+    }
+    Run run =
+        new Run(step, total, source, val.isEmpty() ? state.startAccuracy() : HeldOut.value(val));
+    run.lastAcc = run.startAcc;
+    run.isAccuracy = val.isEmpty() || HeldOut.isAccuracy(val); // until a validation says no acc
+    lastMeasured.ifPresent(
+        r -> {
+          run.lastAcc = r.value();
+          run.lastAccStep = (int) r.step();
+          run.isAccuracy = r.key().equals(HeldOut.ACC);
+        });
+    return run;
+  }
+
+  /**
+   * The stop signal that cancels step {@code step}'s prefetch (one_step_off), or null for none. No
+   * prefetch across a scheduled checkpoint: the next batch is then generated by the checkpointed
+   * weights, exactly as a run resumed from that checkpoint generates it.
+   */
+  private StopSignal prefetchUnless(StopSignal stop, int step, Run run) {
+    boolean prefetch = oneStepOff && step < run.total && !recipe.trainer().savesAt(step, run.total);
+    return prefetch ? stop : null;
+  }
+
+  /** Validates after {@code step} when {@code trainer.test_freq} says so, into {@code m}. */
+  private void validateIfDue(int step, Run run, Map<String, Double> m) {
+    if (!validator.enabled() || !recipe.trainer().testsAt(step, run.total)) {
+      return;
+    }
+    PhaseTimer timer = new PhaseTimer();
+    m.putAll(timer.time("testing", () -> validator.run(step)));
+    m.putAll(timer.metrics());
+    run.heldOut(m, step);
   }
 
   /**
@@ -223,7 +274,7 @@ public final class GrpoDriver {
         "update_weights",
         () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));
     Map<String, Double> m = stepMetrics(step, gen, upd, timer, start);
-    double seconds = m.get("timing_s/step");
+    double seconds = m.get(MetricNames.STEP_SECONDS);
     m.putAll(
         OverlapMetrics.of(
             gen.result().rollouts(),
@@ -249,7 +300,7 @@ public final class GrpoDriver {
         StepMetrics.of(step, gen.result(), upd.scores(), upd.adv(), upd.rewardMetrics(), seconds));
     m.putAll(timer.metrics());
     m.put("timing_s/gen", gen.seconds());
-    m.put("timing_s/step", seconds);
+    m.put(MetricNames.STEP_SECONDS, seconds);
     return m;
   }
 

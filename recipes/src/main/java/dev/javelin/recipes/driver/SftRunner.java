@@ -4,6 +4,7 @@ import dev.javelin.datasets.BatchSampler;
 import dev.javelin.datasets.DataOrderConfig;
 import dev.javelin.datasets.Example;
 import dev.javelin.datasets.Tokenizer;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.HeldOut;
@@ -39,28 +40,14 @@ public final class SftRunner {
   private final ConsoleProgress console;
   private boolean heldOutIsAccuracy = true; // set by each validation
 
-  public SftRunner(
-      RecipeConfig recipe,
-      TaskData task,
-      Trainer trainer,
-      SamplerPool samplers,
-      Scoring scoring,
-      MetricsJsonl metrics,
-      ConsoleProgress console) {
-    this.recipe = recipe;
-    this.task = task;
-    this.trainer = trainer;
-    this.samplers = samplers;
-    this.validator =
-        new Validator(
-            samplers,
-            scoring,
-            new RequestFactory(recipe.trainer().seed()),
-            recipe,
-            task.val(),
-            task.stopTokenIds());
-    this.metrics = metrics;
-    this.console = console;
+  public SftRunner(RunParts parts) {
+    this.recipe = parts.recipe();
+    this.task = parts.task();
+    this.trainer = parts.trainer();
+    this.samplers = parts.samplers();
+    this.validator = parts.validator();
+    this.metrics = parts.metrics();
+    this.console = parts.console();
   }
 
   /** Where the final model goes. */
@@ -95,7 +82,7 @@ public final class SftRunner {
       List<SftExample> batch = new ArrayList<>();
       order.next().forEach(e -> batch.add(examples.get(e)));
       m = new LinkedHashMap<>(trainer.sftStep(batch));
-      m.put("timing_s/step", (System.nanoTime() - t0) / 1e9);
+      m.put(MetricNames.STEP_SECONDS, (System.nanoTime() - t0) / 1e9);
       if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
         acc = validate(step);
         accStep = step;

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.sampler.GenerationResult;
 import dev.javelin.sampler.SamplerMetrics;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ final class StepMetrics {
       double stepSeconds) {
     Map<String, Double> m = new LinkedHashMap<>();
     m.put("training/global_step", (double) step);
-    Stats.put(m, "critic/score", scores);
+    Stats.put(m, MetricNames.SCORE, scores);
     Stats.put(m, "critic/rewards", scores);
     m.put("critic/advantages/mean", adv.mean());
     m.put("critic/advantages/max", adv.max());
@@ -29,7 +30,7 @@ final class StepMetrics {
     m.put("prompt_length/mean", promptTokens / Math.max(1, s.responses()));
     double tokens = promptTokens + s.responseTokens();
     m.put("perf/total_num_tokens", tokens);
-    m.put("perf/throughput", tokens / stepSeconds);
+    m.put(MetricNames.THROUGHPUT, tokens / stepSeconds);
     rewardMetrics.forEach((k, v) -> m.put(k.startsWith("reward/") ? k : "reward/" + k, v));
     return m;
   }

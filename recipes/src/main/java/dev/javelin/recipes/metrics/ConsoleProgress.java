@@ -1,5 +1,6 @@
 package dev.javelin.recipes.metrics;
 
+import dev.javelin.grpo.MetricNames;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class ConsoleProgress {
     int filled = total == 0 ? BAR : (int) ((long) BAR * step / total);
     double perStep = elapsed / Math.max(1, step - firstStep + 1);
     double eta = perStep * (total - step);
-    boolean sft = m.containsKey("sft/loss");
+    boolean sft = m.containsKey(MetricNames.SFT_LOSS);
     return String.format(
         Locale.ROOT,
         "[%s%s] step %d/%d | %s %.3f | %s %s | %.0f tok/s | %.2f s/step | ETA %s",
@@ -80,11 +81,11 @@ public final class ConsoleProgress {
         step,
         total,
         sft ? "loss" : "reward",
-        m.getOrDefault(sft ? "sft/loss" : "critic/score/mean", Double.NaN),
+        m.getOrDefault(sft ? MetricNames.SFT_LOSS : MetricNames.SCORE_MEAN, Double.NaN),
         Double.isNaN(lastAccuracy) ? "val" : lastIsAccuracy ? "acc" : "val reward",
         Double.isNaN(lastAccuracy) ? "-" : HeldOut.format(lastAccuracy, lastIsAccuracy),
-        m.getOrDefault("perf/throughput", 0.0),
-        m.getOrDefault("timing_s/step", 0.0),
+        m.getOrDefault(MetricNames.THROUGHPUT, 0.0),
+        m.getOrDefault(MetricNames.STEP_SECONDS, 0.0),
         duration(eta));
   }
 

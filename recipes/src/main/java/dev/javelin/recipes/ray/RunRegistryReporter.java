@@ -2,6 +2,7 @@ package dev.javelin.recipes.ray;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.RunSummary;
@@ -79,7 +80,7 @@ public final class RunRegistryReporter implements StepListener {
     double perStep =
         step > firstStep
             ? (now - firstMillis) / 1000.0 / (step - firstStep)
-            : m.getOrDefault("timing_s/step", Double.NaN);
+            : m.getOrDefault(MetricNames.STEP_SECONDS, Double.NaN);
     last =
         new RunRegistryProgress(
             runId,
@@ -88,9 +89,9 @@ public final class RunRegistryReporter implements StepListener {
             "running",
             step,
             totalSteps,
-            m.getOrDefault("critic/score/mean", Double.NaN),
+            m.getOrDefault(MetricNames.SCORE_MEAN, Double.NaN),
             accuracy,
-            m.getOrDefault("perf/throughput", Double.NaN),
+            m.getOrDefault(MetricNames.THROUGHPUT, Double.NaN),
             perStep,
             perStep * (totalSteps - step),
             now);

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.report;
 
+import dev.javelin.grpo.MetricNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,12 +34,12 @@ public final class RunReport {
           new Chart("Held-out reward", "val/reward/mean@1|val-core/.*/reward/mean@.*"),
           new Chart("Response length (tokens)", "response_length/(mean|max)"),
           new Chart("Response clip ratio", "response_length/clip_ratio"),
-          new Chart("Entropy", "actor/entropy"),
+          new Chart("Entropy", MetricNames.ENTROPY),
           new Chart("KL", "actor/(kl_loss|ppo_kl)"),
           new Chart("Clip fractions", "actor/.*clipfrac.*"),
           new Chart("Grad norm", "(actor|sft)/grad_norm"),
           new Chart("Learning rate", "(actor|sft)/lr"),
-          new Chart("SFT loss", "sft/loss"),
+          new Chart("SFT loss", MetricNames.SFT_LOSS),
           new Chart(
               "Step time by phase (s, stacked)",
               Pattern.compile("timing_s/(?!step$|testing$|save_checkpoint$).*"),

@@ -1,5 +1,6 @@
 package dev.javelin.trainer.engine;
 
+import dev.javelin.grpo.MetricNames;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -12,7 +13,7 @@ import java.util.TreeMap;
 final class MetricSums {
   /** Keys whose micro-batch values sum to the mini-batch value. */
   static final java.util.Set<String> ADDITIVE =
-      java.util.Set.of("actor/pg_loss", "actor/entropy", "actor/kl_loss");
+      java.util.Set.of(MetricNames.PG_LOSS, MetricNames.ENTROPY, MetricNames.KL_LOSS);
 
   private final Map<String, double[]> steps = new TreeMap<>(); // key -> {sum, count}
   private final Map<String, double[]> micro = new TreeMap<>();

@@ -12,6 +12,7 @@ import dev.javelin.backend.runtime.PolicyOptimizer.HostLoss;
 import dev.javelin.backend.runtime.PolicyOptimizer.StepResult;
 import dev.javelin.grpo.ActorLoss;
 import dev.javelin.grpo.LossResult;
+import dev.javelin.grpo.MetricNames;
 import dev.javelin.grpo.PolicyBatch;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
@@ -209,7 +210,7 @@ public final class PpoUpdater implements Trainer {
     StepResult r =
         optimizer.step(tokens, 1f, (i, stats) -> crossEntropy(packs.get(i), stats, scale));
     Map<String, Double> out = new LinkedHashMap<>();
-    out.put("sft/loss", r.loss());
+    out.put(MetricNames.SFT_LOSS, r.loss());
     out.put("sft/grad_norm", r.gradNorm());
     out.put("sft/lr", r.lr());
     out.put("sft/tokens", (double) n);
