@@ -4,7 +4,9 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.grpo.ActorLossConfig;
 import dev.javelin.grpo.KlEstimator;
+import dev.javelin.grpo.LossAggMode;
 import dev.javelin.grpo.PolicyLossConfig;
+import dev.javelin.grpo.PolicyLossMode;
 import java.util.Objects;
 
 /**
@@ -34,37 +36,130 @@ public record ActorConfig(
     int ppoMicroBatchSize,
     int ppoEpochs,
     boolean shuffle) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec OPTIM_LR =
+      KEYS.of("actor_rollout_ref.actor.optim.lr", KeyType.DOUBLE, 1e-6, "learning rate");
+  public static final KeySpec OPTIM_WEIGHT_DECAY =
+      KEYS.of(
+          "actor_rollout_ref.actor.optim.weight_decay", KeyType.DOUBLE, 0.01, "AdamW weight decay");
+  public static final KeySpec OPTIM_BETA1 =
+      KEYS.of("actor_rollout_ref.actor.optim.beta1", KeyType.DOUBLE, 0.9, "AdamW β1");
+  public static final KeySpec OPTIM_BETA2 =
+      KEYS.of("actor_rollout_ref.actor.optim.beta2", KeyType.DOUBLE, 0.999, "AdamW β2");
+  public static final KeySpec OPTIM_LR_WARMUP_STEPS =
+      KEYS.of(
+          "actor_rollout_ref.actor.optim.lr_warmup_steps",
+          KeyType.INT,
+          -1,
+          "warmup steps; -1 uses the ratio");
+  public static final KeySpec OPTIM_LR_WARMUP_STEPS_RATIO =
+      KEYS.of(
+          "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio",
+          KeyType.DOUBLE,
+          0.0,
+          "warmup share of all steps");
+  public static final KeySpec OPTIM_WARMUP_STYLE =
+      KEYS.of(
+          "actor_rollout_ref.actor.optim.warmup_style",
+          KeyType.oneOf("constant", "cosine"),
+          "constant",
+          "LR after warmup");
+  public static final KeySpec OPTIM_MIN_LR_RATIO =
+      KEYS.of(
+          "actor_rollout_ref.actor.optim.min_lr_ratio",
+          KeyType.DOUBLE,
+          0.0,
+          "cosine floor, share of lr");
+  public static final KeySpec GRAD_CLIP =
+      KEYS.of(
+          "actor_rollout_ref.actor.grad_clip", KeyType.DOUBLE, 1.0, "global gradient-norm clip");
+  public static final KeySpec PPO_MINI_BATCH_SIZE =
+      KEYS.of(
+          "actor_rollout_ref.actor.ppo_mini_batch_size",
+          KeyType.INT,
+          256,
+          "prompts per optimizer step");
+  public static final KeySpec PPO_MICRO_BATCH_SIZE_PER_GPU =
+      KEYS.optional(
+          "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
+          KeyType.INT,
+          "samples per fwd/bwd");
+  public static final KeySpec PPO_EPOCHS =
+      KEYS.of("actor_rollout_ref.actor.ppo_epochs", KeyType.INT, 1, "passes over each batch");
+  public static final KeySpec SHUFFLE =
+      KEYS.of("actor_rollout_ref.actor.shuffle", KeyType.BOOL, false, "shuffle samples each epoch");
+  public static final KeySpec CLIP_RATIO =
+      KEYS.of("actor_rollout_ref.actor.clip_ratio", KeyType.DOUBLE, 0.2, "PPO ε");
+  public static final KeySpec CLIP_RATIO_LOW =
+      KEYS.optional(
+          "actor_rollout_ref.actor.clip_ratio_low", KeyType.DOUBLE, "ε_low; default clip_ratio");
+  public static final KeySpec CLIP_RATIO_HIGH =
+      KEYS.optional(
+          "actor_rollout_ref.actor.clip_ratio_high", KeyType.DOUBLE, "ε_high; default clip_ratio");
+  public static final KeySpec CLIP_RATIO_C =
+      KEYS.of("actor_rollout_ref.actor.clip_ratio_c", KeyType.DOUBLE, 3.0, "dual-clip bound");
+  public static final KeySpec LOSS_AGG_MODE =
+      KEYS.of(
+          "actor_rollout_ref.actor.loss_agg_mode",
+          KeyType.keysOf(LossAggMode.class),
+          "token-mean",
+          "aggregation");
+  public static final KeySpec POLICY_LOSS_LOSS_MODE =
+      KEYS.of(
+          "actor_rollout_ref.actor.policy_loss.loss_mode",
+          KeyType.keysOf(PolicyLossMode.class),
+          "vanilla",
+          "PG loss");
+  public static final KeySpec ENTROPY_COEFF =
+      KEYS.of("actor_rollout_ref.actor.entropy_coeff", KeyType.DOUBLE, 0.0, "entropy bonus");
+  public static final KeySpec USE_KL_LOSS =
+      KEYS.of(
+          "actor_rollout_ref.actor.use_kl_loss",
+          KeyType.BOOL,
+          false,
+          "KL(π‖π_ref) loss (keeps a reference)");
+  public static final KeySpec KL_LOSS_COEF =
+      KEYS.of("actor_rollout_ref.actor.kl_loss_coef", KeyType.DOUBLE, 0.001, "β of the KL loss");
+  public static final KeySpec KL_LOSS_TYPE =
+      KEYS.of(
+          "actor_rollout_ref.actor.kl_loss_type",
+          KeyType.keysOf(KlEstimator.class),
+          "low_var_kl",
+          "KL estimator");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** Validates each key. */
   public ActorConfig {
-    String p = RecipeSchema.ACTOR;
     Objects.requireNonNull(loss, "loss");
     Objects.requireNonNull(optimizer, "optimizer");
-    Checks.require(lr > 0 && Double.isFinite(lr), p + "optim.lr", "must be > 0, got " + lr);
-    Checks.require(warmupSteps >= -1, p + "optim.lr_warmup_steps", "use -1 or a count >= 0");
+    Checks.require(lr > 0 && Double.isFinite(lr), OPTIM_LR.name(), "must be > 0, got " + lr);
+    Checks.require(warmupSteps >= -1, OPTIM_LR_WARMUP_STEPS.name(), "use -1 or a count >= 0");
     Checks.require(
-        warmupRatio >= 0 && warmupRatio < 1, p + "optim.lr_warmup_steps_ratio", "in [0, 1)");
-    Checks.require(minLrRatio >= 0 && minLrRatio <= 1, p + "optim.min_lr_ratio", "in [0, 1]");
-    Checks.positive(p + "ppo_mini_batch_size", ppoMiniBatchSize);
-    Checks.require(ppoMicroBatchSize >= 0, p + "ppo_micro_batch_size_per_gpu", "must be >= 1");
-    Checks.positive(p + "ppo_epochs", ppoEpochs);
+        warmupRatio >= 0 && warmupRatio < 1, OPTIM_LR_WARMUP_STEPS_RATIO.name(), "in [0, 1)");
+    Checks.require(minLrRatio >= 0 && minLrRatio <= 1, OPTIM_MIN_LR_RATIO.name(), "in [0, 1]");
+    Checks.positive(PPO_MINI_BATCH_SIZE.name(), ppoMiniBatchSize);
+    Checks.require(ppoMicroBatchSize >= 0, PPO_MICRO_BATCH_SIZE_PER_GPU.name(), "must be >= 1");
+    Checks.positive(PPO_EPOCHS.name(), ppoEpochs);
   }
 
   static ActorConfig from(Settings s) {
-    String p = RecipeSchema.ACTOR;
     PolicyLossConfig.Builder pl =
         PolicyLossConfig.builder()
-            .lossMode(s.getString(p + "policy_loss.loss_mode"))
-            .clipRatio(Checks.nonNegative(p + "clip_ratio", s.getDouble(p + "clip_ratio")))
-            .clipRatioC(s.getDouble(p + "clip_ratio_c"))
-            .lossAggMode(s.getString(p + "loss_agg_mode"))
+            .lossMode(s.getString(POLICY_LOSS_LOSS_MODE))
+            .clipRatio(Checks.nonNegative(CLIP_RATIO.name(), s.getDouble(CLIP_RATIO)))
+            .clipRatioC(s.getDouble(CLIP_RATIO_C))
+            .lossAggMode(s.getString(LOSS_AGG_MODE))
             .rolloutCorrection(
                 Checks.build("algorithm.rollout_correction", () -> RolloutCorrectionKeys.from(s)));
-    if (s.isSet(p + "clip_ratio_low")) {
-      pl.clipRatioLow(s.getDouble(p + "clip_ratio_low"));
+    if (s.isSet(CLIP_RATIO_LOW)) {
+      pl.clipRatioLow(s.getDouble(CLIP_RATIO_LOW));
     }
-    if (s.isSet(p + "clip_ratio_high")) {
-      pl.clipRatioHigh(s.getDouble(p + "clip_ratio_high"));
+    if (s.isSet(CLIP_RATIO_HIGH)) {
+      pl.clipRatioHigh(s.getDouble(CLIP_RATIO_HIGH));
     }
     PolicyLossConfig policy = Checks.build("actor_rollout_ref.actor", pl::build);
     ActorLossConfig loss =
@@ -73,37 +168,37 @@ public record ActorConfig(
             () ->
                 new ActorLossConfig(
                     policy,
-                    s.getDouble(p + "entropy_coeff"),
-                    s.getBool(p + "use_kl_loss"),
-                    s.getDouble(p + "kl_loss_coef"),
-                    KlEstimator.parse(s.getString(p + "kl_loss_type"), p + "kl_loss_type")));
+                    s.getDouble(ENTROPY_COEFF),
+                    s.getBool(USE_KL_LOSS),
+                    s.getDouble(KL_LOSS_COEF),
+                    KlEstimator.parse(s.getString(KL_LOSS_TYPE), KL_LOSS_TYPE.name())));
     AdamWConfig adam =
         Checks.build(
             "actor_rollout_ref.actor.optim",
             () ->
                 new AdamWConfig(
-                    s.getDouble(p + "optim.beta1"),
-                    s.getDouble(p + "optim.beta2"),
+                    s.getDouble(OPTIM_BETA1),
+                    s.getDouble(OPTIM_BETA2),
                     1e-8,
-                    s.getDouble(p + "optim.weight_decay"),
-                    s.getDouble(p + "grad_clip") > 0
-                        ? s.getDouble(p + "grad_clip")
+                    s.getDouble(OPTIM_WEIGHT_DECAY),
+                    s.getDouble(GRAD_CLIP) > 0
+                        ? s.getDouble(GRAD_CLIP)
                         : Double.POSITIVE_INFINITY));
     return new ActorConfig(
         loss,
         adam,
-        s.getDouble(p + "optim.lr"),
-        s.getInt(p + "optim.lr_warmup_steps"),
-        s.getDouble(p + "optim.lr_warmup_steps_ratio"),
-        s.getString(p + "optim.warmup_style"),
-        s.getDouble(p + "optim.min_lr_ratio"),
-        s.getInt(p + "ppo_mini_batch_size"),
-        s.isSet(p + "ppo_micro_batch_size_per_gpu")
+        s.getDouble(OPTIM_LR),
+        s.getInt(OPTIM_LR_WARMUP_STEPS),
+        s.getDouble(OPTIM_LR_WARMUP_STEPS_RATIO),
+        s.getString(OPTIM_WARMUP_STYLE),
+        s.getDouble(OPTIM_MIN_LR_RATIO),
+        s.getInt(PPO_MINI_BATCH_SIZE),
+        s.isSet(PPO_MICRO_BATCH_SIZE_PER_GPU)
             ? Checks.positive(
-                p + "ppo_micro_batch_size_per_gpu", s.getInt(p + "ppo_micro_batch_size_per_gpu"))
+                PPO_MICRO_BATCH_SIZE_PER_GPU.name(), s.getInt(PPO_MICRO_BATCH_SIZE_PER_GPU))
             : 0,
-        s.getInt(p + "ppo_epochs"),
-        s.getBool(p + "shuffle"));
+        s.getInt(PPO_EPOCHS),
+        s.getBool(SHUFFLE));
   }
 
   /** The LR schedule over {@code totalSteps} optimizer steps, as VeRL builds it. */

@@ -35,6 +35,48 @@ public record DataConfig(
     long seed,
     boolean filterOverlongPrompts,
     int valMaxSamples) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec TRAIN_FILES =
+      KEYS.optional(
+          "data.train_files", KeyType.STRING_LIST, "training files (jsonl or VeRL parquet)");
+  public static final KeySpec VAL_FILES =
+      KEYS.optional("data.val_files", KeyType.STRING_LIST, "validation files");
+  public static final KeySpec FILE_FORMAT =
+      KEYS.of(
+          "data.file_format",
+          KeyType.oneOf("auto", "gsm8k", "math500", "parquet"),
+          "auto",
+          "how train/val files are read; auto picks by extension and name");
+  public static final KeySpec PROMPT_TEMPLATE =
+      KEYS.optional("data.prompt_template", KeyType.STRING, "raw, gsm8k, math or countdown");
+  public static final KeySpec PROMPT_PREFIX =
+      KEYS.of(
+          "data.prompt_prefix",
+          KeyType.STRING,
+          "",
+          "text put before every rendered prompt, e.g. <bos>");
+  public static final KeySpec TRAIN_BATCH_SIZE =
+      KEYS.of("data.train_batch_size", KeyType.INT, 256, "prompts per step");
+  public static final KeySpec MAX_PROMPT_LENGTH =
+      KEYS.of("data.max_prompt_length", KeyType.INT, 512, "prompt tokens, at most");
+  public static final KeySpec MAX_RESPONSE_LENGTH =
+      KEYS.of("data.max_response_length", KeyType.INT, 512, "response tokens, at most");
+  public static final KeySpec SHUFFLE =
+      KEYS.of("data.shuffle", KeyType.BOOL, true, "reshuffle prompts every epoch");
+  public static final KeySpec SEED = KEYS.of("data.seed", KeyType.LONG, 1L, "shuffle seed");
+  public static final KeySpec FILTER_OVERLONG_PROMPTS =
+      KEYS.of(
+          "data.filter_overlong_prompts",
+          KeyType.BOOL,
+          true,
+          "drop prompts over max_prompt_length");
+  public static final KeySpec VAL_MAX_SAMPLES =
+      KEYS.of("data.val_max_samples", KeyType.INT, -1, "validation prompts used; -1 for all");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** Validates sizes. */
   public DataConfig {
@@ -43,32 +85,32 @@ public record DataConfig(
     Objects.requireNonNull(fileFormat, "fileFormat");
     Objects.requireNonNull(promptPrefix, "promptPrefix");
     Objects.requireNonNull(synthetic, "synthetic");
-    Checks.positive("data.train_batch_size", trainBatchSize);
-    Checks.positive("data.max_prompt_length", maxPromptLength);
-    Checks.positive("data.max_response_length", maxResponseLength);
+    Checks.positive(TRAIN_BATCH_SIZE.name(), trainBatchSize);
+    Checks.positive(MAX_PROMPT_LENGTH.name(), maxPromptLength);
+    Checks.positive(MAX_RESPONSE_LENGTH.name(), maxResponseLength);
     Checks.require(
-        valMaxSamples == -1 || valMaxSamples > 0, "data.val_max_samples", "use -1 or a count > 0");
+        valMaxSamples == -1 || valMaxSamples > 0, VAL_MAX_SAMPLES.name(), "use -1 or a count > 0");
     Checks.require(
         !synthetic.enabled() || trainFiles.isEmpty(),
-        "data.train_files",
+        TRAIN_FILES.name(),
         "set either data.train_files or data.synthetic.task, not both");
   }
 
   static DataConfig from(Settings s) {
     return new DataConfig(
-        s.getStrings("data.train_files"),
-        s.getStrings("data.val_files"),
-        s.getString("data.file_format"),
-        s.optString("data.prompt_template").orElse(null),
-        s.getString("data.prompt_prefix"),
+        s.getStrings(TRAIN_FILES),
+        s.getStrings(VAL_FILES),
+        s.getString(FILE_FORMAT),
+        s.optString(PROMPT_TEMPLATE).orElse(null),
+        s.getString(PROMPT_PREFIX),
         SyntheticConfig.from(s),
-        s.getInt("data.train_batch_size"),
-        s.getInt("data.max_prompt_length"),
-        s.getInt("data.max_response_length"),
-        s.getBool("data.shuffle"),
-        s.getLong("data.seed"),
-        s.getBool("data.filter_overlong_prompts"),
-        s.getInt("data.val_max_samples"));
+        s.getInt(TRAIN_BATCH_SIZE),
+        s.getInt(MAX_PROMPT_LENGTH),
+        s.getInt(MAX_RESPONSE_LENGTH),
+        s.getBool(SHUFFLE),
+        s.getLong(SEED),
+        s.getBool(FILTER_OVERLONG_PROMPTS),
+        s.getInt(VAL_MAX_SAMPLES));
   }
 
   /** Whether any training prompts are configured. */

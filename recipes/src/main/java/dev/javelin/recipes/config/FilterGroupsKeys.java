@@ -11,47 +11,49 @@ import dev.javelin.grpo.FilterGroupsConfig;
  */
 public final class FilterGroupsKeys {
   static final String P = "algorithm.filter_groups.";
-  static final String GEN_BATCH = "data.gen_batch_size";
+  private static final KeySet KEYS = new KeySet();
+  static final KeySpec ENABLE = KEYS.of(P + "enable", KeyType.BOOL, false, "DAPO dynamic sampling");
+  static final KeySpec METRIC =
+      KEYS.of(
+          P + "metric",
+          KeyType.oneOf("acc", "score", "seq_reward", "seq_final_reward"),
+          "acc",
+          "per-response value whose flat groups are dropped");
+  static final KeySpec MAX_NUM_GEN_BATCHES =
+      KEYS.of(P + "max_num_gen_batches", KeyType.INT, 0, "rounds per step; <= 0 no cap");
+  static final KeySpec GEN_BATCH_SIZE =
+      KEYS.optional("data.gen_batch_size", KeyType.INT, "prompts per generation round");
 
   private FilterGroupsKeys() {}
 
   /** Declares the keys. */
   static void declare(Schema.Builder b) {
-    b.add(KeySpec.of(P + "enable", KeyType.BOOL, false, "DAPO dynamic sampling"));
-    b.add(
-        KeySpec.of(
-            P + "metric",
-            KeyType.oneOf("acc", "score", "seq_reward", "seq_final_reward"),
-            "acc",
-            "per-response value whose flat groups are dropped"));
-    b.add(KeySpec.of(P + "max_num_gen_batches", KeyType.INT, 0, "rounds per step; <= 0 no cap"));
-    b.add(KeySpec.optional(GEN_BATCH, KeyType.INT, "prompts per generation round"));
+    KEYS.declareIn(b);
   }
 
   /** The recipe's dynamic sampling (disabled unless {@code enable=true}). */
   static FilterGroupsConfig from(Settings s) {
-    if (!s.getBool(P + "enable")) {
+    if (!s.getBool(ENABLE)) {
       return FilterGroupsConfig.disabled();
     }
     Checks.require(
-        !s.getString("trainer.rollout_mode").equals("one_step_off"),
-        P + "enable",
+        !s.getString(TrainerSection.ROLLOUT_MODE).equals("one_step_off"),
+        ENABLE.name(),
         "dynamic sampling runs with trainer.rollout_mode=sync only");
     Checks.require(
         !(s.getBool("algorithm.use_kl_in_reward")
-            && s.getString(P + "metric").equals("seq_final_reward")),
-        P + "metric",
+            && s.getString(METRIC).equals("seq_final_reward")),
+        METRIC.name(),
         "seq_final_reward with algorithm.use_kl_in_reward=true is not supported; use seq_reward");
-    return new FilterGroupsConfig(
-        true, s.getString(P + "metric"), s.getInt(P + "max_num_gen_batches"));
+    return new FilterGroupsConfig(true, s.getString(METRIC), s.getInt(MAX_NUM_GEN_BATCHES));
   }
 
   /** Prompts drawn per generation round: {@code data.gen_batch_size}, else the train batch. */
   public static int genBatchSize(Settings s) {
-    int train = s.getInt("data.train_batch_size");
-    if (!s.getBool(P + "enable") || !s.isSet(GEN_BATCH)) {
+    int train = s.getInt(DataConfig.TRAIN_BATCH_SIZE);
+    if (!s.getBool(ENABLE) || !s.isSet(GEN_BATCH_SIZE)) {
       return train;
     }
-    return Checks.positive(GEN_BATCH, s.getInt(GEN_BATCH));
+    return Checks.positive(GEN_BATCH_SIZE.name(), s.getInt(GEN_BATCH_SIZE));
   }
 }

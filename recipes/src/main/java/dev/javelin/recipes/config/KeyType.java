@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.grpo.RecipeKeyed;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,11 @@ public sealed interface KeyType {
 
   static KeyType oneOf(String... choices) {
     return new Choice(List.of(choices));
+  }
+
+  /** One of the recipe keys of {@code type}'s constants (VeRL's spellings). */
+  static <E extends Enum<E> & RecipeKeyed> KeyType keysOf(Class<E> type) {
+    return oneOf(RecipeKeyed.allKeys(type).toArray(new String[0]));
   }
 
   /** The built-in scalar and container types. */

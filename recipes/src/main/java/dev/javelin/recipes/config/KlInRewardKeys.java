@@ -12,38 +12,42 @@ import dev.javelin.grpo.RecipeKeyed;
  */
 public final class KlInRewardKeys {
   static final String P = "algorithm.";
+  private static final KeySet KEYS = new KeySet();
+  static final KeySpec USE_KL_IN_REWARD =
+      KEYS.of(P + "use_kl_in_reward", KeyType.BOOL, false, "subtract β·KL from rewards");
+  static final KeySpec KL_PENALTY =
+      KEYS.of(
+          P + "kl_penalty",
+          KeyType.oneOf(RecipeKeyed.allKeys(KlEstimator.class).toArray(new String[0])),
+          "kl",
+          "estimator of the in-reward KL");
+  static final KeySpec KL_CTRL_TYPE =
+      KEYS.of(P + "kl_ctrl.type", KeyType.oneOf("fixed", "adaptive"), "fixed", "β controller");
+  static final KeySpec KL_CTRL_KL_COEF =
+      KEYS.of(P + "kl_ctrl.kl_coef", KeyType.DOUBLE, 0.001, "initial β");
+  static final KeySpec KL_CTRL_TARGET_KL =
+      KEYS.of(P + "kl_ctrl.target_kl", KeyType.DOUBLE, 0.1, "adaptive: KL target");
+  static final KeySpec KL_CTRL_HORIZON =
+      KEYS.of(P + "kl_ctrl.horizon", KeyType.INT, 10000, "adaptive: horizon H");
 
   private KlInRewardKeys() {}
 
   /** Declares the keys. */
   static void declare(Schema.Builder b) {
-    b.add(KeySpec.of(P + "use_kl_in_reward", KeyType.BOOL, false, "subtract β·KL from rewards"));
-    b.add(
-        KeySpec.of(
-            P + "kl_penalty",
-            KeyType.oneOf(RecipeKeyed.allKeys(KlEstimator.class).toArray(new String[0])),
-            "kl",
-            "estimator of the in-reward KL"));
-    b.add(
-        KeySpec.of(
-            P + "kl_ctrl.type", KeyType.oneOf("fixed", "adaptive"), "fixed", "β controller"));
-    b.add(KeySpec.of(P + "kl_ctrl.kl_coef", KeyType.DOUBLE, 0.001, "initial β"));
-    b.add(KeySpec.of(P + "kl_ctrl.target_kl", KeyType.DOUBLE, 0.1, "adaptive: KL target"));
-    b.add(KeySpec.of(P + "kl_ctrl.horizon", KeyType.INT, 10000, "adaptive: horizon H"));
+    KEYS.declareIn(b);
   }
 
   /** {@code base} with the recipe's in-reward KL, when switched on. */
   static AlgorithmConfig apply(Settings s, AlgorithmConfig base) {
-    if (!s.getBool(P + "use_kl_in_reward")) {
+    if (!s.getBool(USE_KL_IN_REWARD)) {
       return base;
     }
     KlControlConfig ctrl =
         new KlControlConfig(
-            KlControlConfig.Type.parse(s.getString(P + "kl_ctrl.type")),
-            s.getDouble(P + "kl_ctrl.kl_coef"),
-            s.getInt(P + "kl_ctrl.horizon"),
-            s.getDouble(P + "kl_ctrl.target_kl"));
-    return base.withKlInReward(
-        KlEstimator.parse(s.getString(P + "kl_penalty"), P + "kl_penalty"), ctrl);
+            KlControlConfig.Type.parse(s.getString(KL_CTRL_TYPE)),
+            s.getDouble(KL_CTRL_KL_COEF),
+            s.getInt(KL_CTRL_HORIZON),
+            s.getDouble(KL_CTRL_TARGET_KL));
+    return base.withKlInReward(KlEstimator.parse(s.getString(KL_PENALTY), KL_PENALTY.name()), ctrl);
   }
 }

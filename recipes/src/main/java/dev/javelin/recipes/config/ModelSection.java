@@ -24,15 +24,76 @@ public record ModelSection(
     InitShape init,
     long initSeed,
     double initStd) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec PATH =
+      KEYS.optional(
+          "actor_rollout_ref.model.path",
+          KeyType.STRING,
+          "HF checkpoint dir (config.json + safetensors)");
+  public static final KeySpec TOKENIZER_PATH =
+      KEYS.optional(
+          "actor_rollout_ref.model.tokenizer_path",
+          KeyType.STRING,
+          "tokenizer dir/file, or 'char'");
+  public static final KeySpec WARMUP_RECIPE =
+      KEYS.optional(
+          "actor_rollout_ref.model.warmup_recipe",
+          KeyType.STRING,
+          "recipe run first when path is missing");
+  public static final KeySpec MODEL_TYPE =
+      KEYS.of(
+          "actor_rollout_ref.model.model_type",
+          KeyType.oneOf("llama", "qwen2"),
+          "llama",
+          "config.json type");
+  public static final KeySpec INIT_HIDDEN =
+      KEYS.of("actor_rollout_ref.model.init.hidden", KeyType.INT, 128, "random init: width d");
+  public static final KeySpec INIT_INTERMEDIATE =
+      KEYS.of(
+          "actor_rollout_ref.model.init.intermediate", KeyType.INT, 512, "random init: MLP width");
+  public static final KeySpec INIT_LAYERS =
+      KEYS.of("actor_rollout_ref.model.init.layers", KeyType.INT, 4, "random init: blocks");
+  public static final KeySpec INIT_HEADS =
+      KEYS.of("actor_rollout_ref.model.init.heads", KeyType.INT, 4, "random init: query heads");
+  public static final KeySpec INIT_KV_HEADS =
+      KEYS.of(
+          "actor_rollout_ref.model.init.kv_heads", KeyType.INT, 4, "random init: key/value heads");
+  public static final KeySpec INIT_MAX_POSITIONS =
+      KEYS.of(
+          "actor_rollout_ref.model.init.max_positions",
+          KeyType.INT,
+          64,
+          "random init: context length");
+  public static final KeySpec INIT_ROPE_THETA =
+      KEYS.of(
+          "actor_rollout_ref.model.init.rope_theta",
+          KeyType.DOUBLE,
+          10_000.0,
+          "random init: RoPE base");
+  public static final KeySpec INIT_TIE_WORD_EMBEDDINGS =
+      KEYS.of(
+          "actor_rollout_ref.model.init.tie_word_embeddings",
+          KeyType.BOOL,
+          true,
+          "random init: tied LM head");
+  public static final KeySpec INIT_SEED =
+      KEYS.of("actor_rollout_ref.model.init.seed", KeyType.LONG, 0L, "random init: seed");
+  public static final KeySpec INIT_STD =
+      KEYS.of("actor_rollout_ref.model.init.std", KeyType.DOUBLE, 0.02, "random init: weight std");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** Validates. */
   public ModelSection {
     Objects.requireNonNull(modelType, "modelType");
     Objects.requireNonNull(init, "init");
-    Checks.require(initStd > 0, RecipeSchema.MODEL + "init.std", "must be > 0");
+    Checks.require(initStd > 0, INIT_STD.name(), "must be > 0");
     Checks.require(
         warmupRecipe == null || path != null,
-        RecipeSchema.MODEL + "warmup_recipe",
+        WARMUP_RECIPE.name(),
         "needs actor_rollout_ref.model.path (the checkpoint the warm-up writes)");
   }
 
@@ -59,14 +120,15 @@ public record ModelSection(
       boolean tieWordEmbeddings) {
     /** Validates the shape by building a config with a placeholder vocabulary. */
     public InitShape {
-      String p = RecipeSchema.MODEL + "init.";
-      Checks.positive(p + "hidden", hidden);
-      Checks.positive(p + "heads", heads);
-      Checks.require(hidden % heads == 0, p + "heads", "must divide init.hidden (" + hidden + ")");
+      String p = "actor_rollout_ref.model.init.";
+      Checks.positive(INIT_HIDDEN.name(), hidden);
+      Checks.positive(INIT_HEADS.name(), heads);
+      Checks.require(
+          hidden % heads == 0, INIT_HEADS.name(), "must divide init.hidden (" + hidden + ")");
       int h = heads;
       int d = hidden;
       Checks.build(
-          p + "*",
+          "actor_rollout_ref.model.init.*",
           () ->
               new ModelConfig(
                   2,
@@ -105,24 +167,23 @@ public record ModelSection(
   }
 
   static ModelSection from(Settings s) {
-    String p = RecipeSchema.MODEL;
     return new ModelSection(
-        blankToNull(s.optString(p + "path").orElse(null)),
-        blankToNull(s.optString(p + "tokenizer_path").orElse(null)),
-        blankToNull(s.optString(p + "warmup_recipe").orElse(null)),
-        s.getString(p + "model_type"),
-        s.isSet(p + "model_type"),
+        blankToNull(s.optString(PATH).orElse(null)),
+        blankToNull(s.optString(TOKENIZER_PATH).orElse(null)),
+        blankToNull(s.optString(WARMUP_RECIPE).orElse(null)),
+        s.getString(MODEL_TYPE),
+        s.isSet(MODEL_TYPE),
         new InitShape(
-            s.getInt(p + "init.hidden"),
-            s.getInt(p + "init.intermediate"),
-            s.getInt(p + "init.layers"),
-            s.getInt(p + "init.heads"),
-            s.getInt(p + "init.kv_heads"),
-            s.getInt(p + "init.max_positions"),
-            s.getDouble(p + "init.rope_theta"),
-            s.getBool(p + "init.tie_word_embeddings")),
-        s.getLong(p + "init.seed"),
-        s.getDouble(p + "init.std"));
+            s.getInt(INIT_HIDDEN),
+            s.getInt(INIT_INTERMEDIATE),
+            s.getInt(INIT_LAYERS),
+            s.getInt(INIT_HEADS),
+            s.getInt(INIT_KV_HEADS),
+            s.getInt(INIT_MAX_POSITIONS),
+            s.getDouble(INIT_ROPE_THETA),
+            s.getBool(INIT_TIE_WORD_EMBEDDINGS)),
+        s.getLong(INIT_SEED),
+        s.getDouble(INIT_STD));
   }
 
   /** An empty override ({@code key=}) clears an optional path. */

@@ -9,6 +9,15 @@ import dev.javelin.grpo.dapo.OverlongPenalty;
  */
 public final class OverlongBufferKeys {
   static final String P = "reward_model.overlong_buffer.";
+  private static final KeySet KEYS = new KeySet();
+  static final KeySpec ENABLE =
+      KEYS.of(P + "enable", KeyType.BOOL, false, "DAPO soft overlong punishment");
+  static final KeySpec LEN =
+      KEYS.of(P + "len", KeyType.INT, 0, "L_buffer: tokens before max_response_length");
+  static final KeySpec PENALTY_FACTOR =
+      KEYS.of(P + "penalty_factor", KeyType.DOUBLE, 0.0, "penalty at the hard limit");
+  static final KeySpec LOG =
+      KEYS.of(P + "log", KeyType.BOOL, false, "log the penalty and overlong fraction");
 
   private OverlongBufferKeys() {}
 
@@ -27,25 +36,22 @@ public final class OverlongBufferKeys {
 
   /** Declares the keys. */
   static void declare(Schema.Builder b) {
-    b.add(KeySpec.of(P + "enable", KeyType.BOOL, false, "DAPO soft overlong punishment"));
-    b.add(KeySpec.of(P + "len", KeyType.INT, 0, "L_buffer: tokens before max_response_length"));
-    b.add(KeySpec.of(P + "penalty_factor", KeyType.DOUBLE, 0.0, "penalty at the hard limit"));
-    b.add(KeySpec.of(P + "log", KeyType.BOOL, false, "log the penalty and overlong fraction"));
+    KEYS.declareIn(b);
   }
 
   /** The recipe's shaping; {@code maxResponseLength} is {@code data.max_response_length}. */
   static Shaping from(Settings s, int maxResponseLength) {
-    boolean log = s.getBool(P + "log");
-    if (!s.getBool(P + "enable")) {
+    boolean log = s.getBool(LOG);
+    if (!s.getBool(ENABLE)) {
       return new Shaping(null, log);
     }
-    int len = s.getInt(P + "len");
-    Checks.require(len > 0, P + "len", "must be > 0 when overlong_buffer.enable=true, got " + len);
+    int len = s.getInt(LEN);
+    Checks.require(len > 0, LEN.name(), "must be > 0 when overlong_buffer.enable=true, got " + len);
     Checks.require(
         len <= maxResponseLength,
-        P + "len",
+        LEN.name(),
         len + " must be <= data.max_response_length (" + maxResponseLength + ")");
-    double factor = Checks.nonNegative(P + "penalty_factor", s.getDouble(P + "penalty_factor"));
+    double factor = Checks.nonNegative(PENALTY_FACTOR.name(), s.getDouble(PENALTY_FACTOR));
     return new Shaping(
         new OverlongPenalty(new OverlongBufferConfig(true, len, factor), maxResponseLength), log);
   }

@@ -38,6 +38,30 @@ public record RecipeConfig(
     TrainerSection trainer,
     String sftOutputDir,
     OverlongBufferKeys.Shaping overlong) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec REWARD_PATH =
+      KEYS.optional(
+          "custom_reward_function.path", KeyType.STRING, "a reward's .java file, jar or classes");
+  public static final KeySpec REWARD_CLASS =
+      KEYS.optional("custom_reward_function.class", KeyType.STRING, "a RewardFunction class name");
+  public static final KeySpec REWARD_NAME =
+      KEYS.optional(
+          "custom_reward_function.name", KeyType.STRING, "a registered reward or class name");
+  public static final KeySpec REWARD_KWARGS =
+      KEYS.optional("custom_reward_function.reward_kwargs", KeyType.MAP, "keyword arguments");
+  public static final KeySpec REWARD_TIMEOUT_S =
+      KEYS.of("reward.timeout_s", KeyType.DOUBLE, 10.0, "time limit of one reward call, seconds");
+  public static final KeySpec SFT_OUTPUT_DIR =
+      KEYS.optional(
+          "sft.output_dir", KeyType.STRING, "where `sft` writes the final model (HF layout)");
+  public static final KeySpec SFT_STOP_AT_ACCURACY =
+      KEYS.optional(
+          "sft.stop_at_accuracy", KeyType.DOUBLE, "sft stops once held-out greedy acc >= this");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** Checks the cross-section combinations. */
   public RecipeConfig {
@@ -47,13 +71,13 @@ public record RecipeConfig(
     int mini = actor.ppoMiniBatchSize();
     Checks.require(
         batch % mini == 0,
-        RecipeSchema.ACTOR + "ppo_mini_batch_size",
+        ActorConfig.PPO_MINI_BATCH_SIZE.name(),
         mini + " prompts must divide data.train_batch_size (" + batch + ")");
     int miniSamples = mini * rollout.n();
     int micro = actor.ppoMicroBatchSize();
     Checks.require(
         micro == 0 || miniSamples % micro == 0,
-        RecipeSchema.ACTOR + "ppo_micro_batch_size_per_gpu",
+        ActorConfig.PPO_MICRO_BATCH_SIZE_PER_GPU.name(),
         micro
             + " must divide the mini-batch of "
             + miniSamples
@@ -62,7 +86,7 @@ public record RecipeConfig(
       int need = data.maxPromptLength() + data.maxResponseLength();
       Checks.require(
           need <= model.init().maxPositions(),
-          RecipeSchema.MODEL + "init.max_positions",
+          ModelSection.INIT_MAX_POSITIONS.name(),
           model.init().maxPositions()
               + " is shorter than data.max_prompt_length + data.max_response_length ("
               + need
@@ -76,14 +100,14 @@ public record RecipeConfig(
     ModelSection model = Checks.build("actor_rollout_ref.model", () -> ModelSection.from(s));
     ActorConfig actor = Checks.build("actor_rollout_ref.actor", () -> ActorConfig.from(s));
     RolloutConfig rollout = Checks.build("actor_rollout_ref.rollout", () -> RolloutConfig.from(s));
-    AlgorithmConfig algorithm = Checks.build("algorithm", () -> algorithm(s));
+    AlgorithmConfig algorithm = Checks.build("algorithm", () -> AlgorithmKeys.from(s));
     RewardSpec reward = Checks.build("custom_reward_function", () -> reward(s));
-    double timeout = s.getDouble("reward.timeout_s");
-    Checks.require(timeout > 0, "reward.timeout_s", "must be > 0");
+    double timeout = s.getDouble(REWARD_TIMEOUT_S);
+    Checks.require(timeout > 0, REWARD_TIMEOUT_S.name(), "must be > 0");
     TrainerSection trainer = Checks.build("trainer", () -> TrainerSection.from(s));
-    if (s.isSet("sft.stop_at_accuracy")) {
-      double stop = s.getDouble("sft.stop_at_accuracy");
-      Checks.require(stop > 0 && stop <= 1, "sft.stop_at_accuracy", "must be in (0, 1]");
+    if (s.isSet(SFT_STOP_AT_ACCURACY)) {
+      double stop = s.getDouble(SFT_STOP_AT_ACCURACY);
+      Checks.require(stop > 0 && stop <= 1, SFT_STOP_AT_ACCURACY.name(), "must be in (0, 1]");
     }
     return new RecipeConfig(
         s,
@@ -95,35 +119,17 @@ public record RecipeConfig(
         reward,
         Duration.ofMillis((long) (timeout * 1000)),
         trainer,
-        s.optString("sft.output_dir").orElse(null),
+        s.optString(SFT_OUTPUT_DIR).orElse(null),
         OverlongBufferKeys.from(s, data.maxResponseLength()));
-  }
-
-  private static AlgorithmConfig algorithm(Settings s) {
-    AlgorithmConfig base =
-        AlgorithmConfig.of(AdvantageEstimator.parse(s.getString("algorithm.adv_estimator")));
-    AlgorithmConfig c =
-        new AlgorithmConfig(
-            base.advEstimator(),
-            s.getBool("algorithm.norm_adv_by_std_in_grpo"),
-            s.getDouble("algorithm.gamma"),
-            s.getDouble("algorithm.lam"),
-            false,
-            base.klPenalty(),
-            base.klCtrl(),
-            FilterGroupsKeys.from(s),
-            RolloutCorrectionKeys.from(s));
-    FilterGroupsKeys.genBatchSize(s);
-    return KlInRewardKeys.apply(s, c);
   }
 
   private static RewardSpec reward(Settings s) {
     Map<String, Object> section = new LinkedHashMap<>();
-    s.optString("custom_reward_function.path").ifPresent(v -> section.put("path", v));
-    s.optString("custom_reward_function.class").ifPresent(v -> section.put("class", v));
-    s.optString("custom_reward_function.name").ifPresent(v -> section.put("name", v));
-    if (s.isSet("custom_reward_function.reward_kwargs")) {
-      section.put("reward_kwargs", s.getMap("custom_reward_function.reward_kwargs"));
+    s.optString(REWARD_PATH).ifPresent(v -> section.put("path", v));
+    s.optString(REWARD_CLASS).ifPresent(v -> section.put("class", v));
+    s.optString(REWARD_NAME).ifPresent(v -> section.put("name", v));
+    if (s.isSet(REWARD_KWARGS)) {
+      section.put("reward_kwargs", s.getMap(REWARD_KWARGS));
     }
     return RewardSpec.fromRecipe(section);
   }
@@ -131,7 +137,9 @@ public record RecipeConfig(
   /** Checks what a GRPO run needs beyond a valid recipe. */
   public void checkTrainable() {
     Checks.require(
-        data.hasTrainData(), "data.train_files", "set data.train_files or data.synthetic.task");
+        data.hasTrainData(),
+        DataConfig.TRAIN_FILES.name(),
+        "set data.train_files or data.synthetic.task");
     boolean grouped =
         switch (algorithm.advEstimator()) {
           case GRPO, GRPO_PASSK, RLOO, OPO -> true;
@@ -139,14 +147,14 @@ public record RecipeConfig(
         };
     Checks.require(
         !grouped || rollout.n() >= 2,
-        RecipeSchema.ROLLOUT + "n",
+        RolloutConfig.N.name(),
         "algorithm.adv_estimator="
             + algorithm.advEstimator().key()
             + " compares responses within a group; it needs n >= 2, got "
             + rollout.n());
     Checks.require(
         algorithm.advEstimator() != AdvantageEstimator.REMAX,
-        "algorithm.adv_estimator",
+        AlgorithmKeys.ADV_ESTIMATOR.name(),
         "remax needs a greedy baseline response per prompt, which the samplers do not generate"
             + " yet; use grpo, rloo or reinforce_plus_plus_baseline");
   }

@@ -30,44 +30,93 @@ public record RolloutConfig(
     int valN,
     boolean valDoSample,
     double valTemperature) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec N =
+      KEYS.of("actor_rollout_ref.rollout.n", KeyType.INT, 1, "responses per prompt");
+  public static final KeySpec TEMPERATURE =
+      KEYS.of("actor_rollout_ref.rollout.temperature", KeyType.DOUBLE, 1.0, "sampling temperature");
+  public static final KeySpec TOP_K =
+      KEYS.of("actor_rollout_ref.rollout.top_k", KeyType.INT, -1, "top-k; -1 off");
+  public static final KeySpec TOP_P =
+      KEYS.of("actor_rollout_ref.rollout.top_p", KeyType.DOUBLE, 1.0, "nucleus p; 1 off");
+  public static final KeySpec MIN_P =
+      KEYS.of("actor_rollout_ref.rollout.min_p", KeyType.DOUBLE, 0.0, "min-p; 0 off");
+  public static final KeySpec LOG_PROB_MICRO_BATCH_SIZE_PER_GPU =
+      KEYS.optional(
+          "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
+          KeyType.INT,
+          "samples per pass");
+  public static final KeySpec MAX_NUM_SEQS =
+      KEYS.of(
+          "actor_rollout_ref.rollout.max_num_seqs",
+          KeyType.INT,
+          256,
+          "sequences decoded at once per sampler");
+  public static final KeySpec WEIGHT_DTYPE =
+      KEYS.of(
+          "actor_rollout_ref.rollout.weight_dtype",
+          KeyType.oneOf("f32", "bf16"),
+          "f32",
+          "weight-sync wire");
+  public static final KeySpec VAL_KWARGS_N =
+      KEYS.of(
+          "actor_rollout_ref.rollout.val_kwargs.n",
+          KeyType.INT,
+          1,
+          "responses per validation prompt");
+  public static final KeySpec VAL_KWARGS_DO_SAMPLE =
+      KEYS.of(
+          "actor_rollout_ref.rollout.val_kwargs.do_sample",
+          KeyType.BOOL,
+          false,
+          "sample (else greedy) in validation");
+  public static final KeySpec VAL_KWARGS_TEMPERATURE =
+      KEYS.of(
+          "actor_rollout_ref.rollout.val_kwargs.temperature",
+          KeyType.DOUBLE,
+          1.0,
+          "validation temperature");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** Validates each key. */
   public RolloutConfig {
-    String p = RecipeSchema.ROLLOUT;
-    Checks.positive(p + "n", n);
+    Checks.positive(N.name(), n);
     Checks.require(
-        temperature > 0 && Double.isFinite(temperature), p + "temperature", "must be > 0");
-    Checks.require(topK >= -1, p + "top_k", "must be -1 (off) or >= 0");
-    Checks.require(topP > 0 && topP <= 1, p + "top_p", "must be in (0, 1]");
-    Checks.require(minP >= 0 && minP < 1, p + "min_p", "must be in [0, 1)");
-    Checks.require(logProbMicroBatchSize >= 0, p + "log_prob_micro_batch_size_per_gpu", ">= 1");
-    Checks.positive(p + "max_num_seqs", maxNumSeqs);
+        temperature > 0 && Double.isFinite(temperature), TEMPERATURE.name(), "must be > 0");
+    Checks.require(topK >= -1, TOP_K.name(), "must be -1 (off) or >= 0");
+    Checks.require(topP > 0 && topP <= 1, TOP_P.name(), "must be in (0, 1]");
+    Checks.require(minP >= 0 && minP < 1, MIN_P.name(), "must be in [0, 1)");
+    Checks.require(logProbMicroBatchSize >= 0, LOG_PROB_MICRO_BATCH_SIZE_PER_GPU.name(), ">= 1");
+    Checks.positive(MAX_NUM_SEQS.name(), maxNumSeqs);
     Objects.requireNonNull(weightDtype, "weightDtype");
-    Checks.positive(p + "val_kwargs.n", valN);
-    Checks.require(valTemperature > 0, p + "val_kwargs.temperature", "must be > 0");
+    Checks.positive(VAL_KWARGS_N.name(), valN);
+    Checks.require(valTemperature > 0, VAL_KWARGS_TEMPERATURE.name(), "must be > 0");
     Checks.require(
         valN == 1 || valDoSample,
-        p + "val_kwargs.n",
+        VAL_KWARGS_N.name(),
         "n > 1 needs val_kwargs.do_sample=true (greedy responses would all be equal)");
   }
 
   static RolloutConfig from(Settings s) {
-    String p = RecipeSchema.ROLLOUT;
     return new RolloutConfig(
-        s.getInt(p + "n"),
-        s.getDouble(p + "temperature"),
-        s.getInt(p + "top_k"),
-        s.getDouble(p + "top_p"),
-        s.getDouble(p + "min_p"),
-        s.isSet(p + "log_prob_micro_batch_size_per_gpu")
+        s.getInt(N),
+        s.getDouble(TEMPERATURE),
+        s.getInt(TOP_K),
+        s.getDouble(TOP_P),
+        s.getDouble(MIN_P),
+        s.isSet(LOG_PROB_MICRO_BATCH_SIZE_PER_GPU)
             ? Checks.positive(
-                p + "log_prob_micro_batch_size_per_gpu",
-                s.getInt(p + "log_prob_micro_batch_size_per_gpu"))
+                LOG_PROB_MICRO_BATCH_SIZE_PER_GPU.name(),
+                s.getInt(LOG_PROB_MICRO_BATCH_SIZE_PER_GPU))
             : 0,
-        s.getInt(p + "max_num_seqs"),
-        WireType.parse(s.getString(p + "weight_dtype")),
-        s.getInt(p + "val_kwargs.n"),
-        s.getBool(p + "val_kwargs.do_sample"),
-        s.getDouble(p + "val_kwargs.temperature"));
+        s.getInt(MAX_NUM_SEQS),
+        WireType.parse(s.getString(WEIGHT_DTYPE)),
+        s.getInt(VAL_KWARGS_N),
+        s.getBool(VAL_KWARGS_DO_SAMPLE),
+        s.getDouble(VAL_KWARGS_TEMPERATURE));
   }
 }

@@ -15,51 +15,56 @@ import dev.javelin.grpo.RolloutCorrectionConfig.IsLevel;
  */
 public final class RolloutCorrectionKeys {
   static final String P = "algorithm.rollout_correction.";
+  private static final KeySet KEYS = new KeySet();
+  static final KeySpec ROLLOUT_IS =
+      KEYS.optional(P + "rollout_is", KeyType.STRING, "TIS level: token, sequence or none (off)");
+  static final KeySpec ROLLOUT_IS_THRESHOLD =
+      KEYS.of(P + "rollout_is_threshold", KeyType.DOUBLE, 2.0, "TIS truncation C");
+  static final KeySpec ROLLOUT_IS_BATCH_NORMALIZE =
+      KEYS.of(P + "rollout_is_batch_normalize", KeyType.BOOL, false, "rescale weights to mean 1");
+  static final KeySpec ROLLOUT_RS =
+      KEYS.optional(P + "rollout_rs", KeyType.STRING, "rejection rules, e.g. token_k1");
+  static final KeySpec ROLLOUT_RS_THRESHOLD =
+      KEYS.optional(P + "rollout_rs_threshold", KeyType.STRING, "thresholds, e.g. 0.5_2.0");
+  static final KeySpec BYPASS_MODE =
+      KEYS.of(P + "bypass_mode", KeyType.BOOL, false, "sampler log-probs as old log-probs");
+  static final KeySpec LOSS_TYPE =
+      KEYS.of(P + "loss_type", KeyType.STRING, "ppo_clip", "bypass loss: ppo_clip");
 
   private RolloutCorrectionKeys() {}
 
   /** Declares the keys. */
   static void declare(Schema.Builder b) {
-    b.add(
-        KeySpec.optional(
-            P + "rollout_is", KeyType.STRING, "TIS level: token, sequence or none (off)"));
-    b.add(KeySpec.of(P + "rollout_is_threshold", KeyType.DOUBLE, 2.0, "TIS truncation C"));
-    b.add(
-        KeySpec.of(
-            P + "rollout_is_batch_normalize", KeyType.BOOL, false, "rescale weights to mean 1"));
-    b.add(KeySpec.optional(P + "rollout_rs", KeyType.STRING, "rejection rules, e.g. token_k1"));
-    b.add(KeySpec.optional(P + "rollout_rs_threshold", KeyType.STRING, "thresholds, e.g. 0.5_2.0"));
-    b.add(KeySpec.of(P + "bypass_mode", KeyType.BOOL, false, "sampler log-probs as old log-probs"));
-    b.add(KeySpec.of(P + "loss_type", KeyType.STRING, "ppo_clip", "bypass loss: ppo_clip"));
+    KEYS.declareIn(b);
   }
 
   /** Whether the recipe leaves correction unset and one_step_off supplies token TIS. */
   public static boolean defaultedByOneStepOff(Settings s) {
-    return s.getString("trainer.rollout_mode").equals("one_step_off")
-        && !s.isSet(P + "rollout_is")
-        && !s.isSet(P + "rollout_rs");
+    return s.getString(TrainerSection.ROLLOUT_MODE).equals("one_step_off")
+        && !s.isSet(ROLLOUT_IS)
+        && !s.isSet(ROLLOUT_RS);
   }
 
   /** The correction the recipe asks for (with one_step_off's default, see the class doc). */
   static RolloutCorrectionConfig from(Settings s) {
-    double threshold = s.getDouble(P + "rollout_is_threshold");
-    Checks.require(threshold > 0, P + "rollout_is_threshold", "must be > 0, got " + threshold);
+    double threshold = s.getDouble(ROLLOUT_IS_THRESHOLD);
+    Checks.require(threshold > 0, ROLLOUT_IS_THRESHOLD.name(), "must be > 0, got " + threshold);
     IsLevel level =
         defaultedByOneStepOff(s)
             ? IsLevel.TOKEN
-            : IsLevel.parse(s.optString(P + "rollout_is").orElse(null));
+            : IsLevel.parse(s.optString(ROLLOUT_IS).orElse(null));
     RolloutCorrectionConfig c =
         RolloutCorrectionConfig.truncatedIs(level, threshold)
-            .withBatchNormalize(s.getBool(P + "rollout_is_batch_normalize"));
-    if (s.isSet(P + "rollout_rs")) {
+            .withBatchNormalize(s.getBool(ROLLOUT_IS_BATCH_NORMALIZE));
+    if (s.isSet(ROLLOUT_RS)) {
       Checks.require(
-          s.isSet(P + "rollout_rs_threshold"),
-          P + "rollout_rs_threshold",
-          "must be set with " + P + "rollout_rs");
-      c = c.withRejection(s.getString(P + "rollout_rs"), s.getString(P + "rollout_rs_threshold"));
+          s.isSet(ROLLOUT_RS_THRESHOLD),
+          ROLLOUT_RS_THRESHOLD.name(),
+          "must be set with " + ROLLOUT_RS.name());
+      c = c.withRejection(s.getString(ROLLOUT_RS), s.getString(ROLLOUT_RS_THRESHOLD));
     }
-    if (s.getBool(P + "bypass_mode")) {
-      c = c.inBypassMode(BypassLossType.parse(s.getString(P + "loss_type")));
+    if (s.getBool(BYPASS_MODE)) {
+      c = c.inBypassMode(BypassLossType.parse(s.getString(LOSS_TYPE)));
     }
     return c;
   }

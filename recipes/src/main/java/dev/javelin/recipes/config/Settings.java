@@ -86,6 +86,44 @@ public final class Settings {
     return values.get(key) != null;
   }
 
+  // Reads through a section's key constant (see KeySet): the key's one spelling.
+
+  public int getInt(KeySpec key) {
+    return getInt(key.name());
+  }
+
+  public long getLong(KeySpec key) {
+    return getLong(key.name());
+  }
+
+  public double getDouble(KeySpec key) {
+    return getDouble(key.name());
+  }
+
+  public boolean getBool(KeySpec key) {
+    return getBool(key.name());
+  }
+
+  public String getString(KeySpec key) {
+    return getString(key.name());
+  }
+
+  public Optional<String> optString(KeySpec key) {
+    return optString(key.name());
+  }
+
+  public List<String> getStrings(KeySpec key) {
+    return getStrings(key.name());
+  }
+
+  public Map<String, Object> getMap(KeySpec key) {
+    return getMap(key.name());
+  }
+
+  public boolean isSet(KeySpec key) {
+    return isSet(key.name());
+  }
+
   private Object require(String key) {
     declared(key);
     Object v = values.get(key);

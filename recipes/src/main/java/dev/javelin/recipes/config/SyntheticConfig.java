@@ -14,30 +14,52 @@ import java.util.List;
  */
 public record SyntheticConfig(
     String task, int trainSize, int valSize, long seed, int digits, List<String> operators) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec TASK =
+      KEYS.of(
+          "data.synthetic.task",
+          KeyType.oneOf("none", "arith", "countdown"),
+          "none",
+          "a generated task instead of files");
+  public static final KeySpec TRAIN_SIZE =
+      KEYS.of("data.synthetic.train_size", KeyType.INT, 20_000, "generated training prompts");
+  public static final KeySpec VAL_SIZE =
+      KEYS.of("data.synthetic.val_size", KeyType.INT, 500, "generated held-out prompts");
+  public static final KeySpec SEED =
+      KEYS.of("data.synthetic.seed", KeyType.LONG, 1L, "seed of the generated split");
+  public static final KeySpec DIGITS =
+      KEYS.of("data.synthetic.digits", KeyType.INT, 3, "arith: digits per operand");
+  public static final KeySpec OPERATORS =
+      KEYS.of("data.synthetic.operators", KeyType.STRING_LIST, List.of("+"), "arith: of + - *");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** Validates sizes and operators. */
   public SyntheticConfig {
     operators = List.copyOf(operators);
-    Checks.positive("data.synthetic.train_size", trainSize);
-    Checks.positive("data.synthetic.val_size", valSize);
-    Checks.positive("data.synthetic.digits", digits);
-    Checks.require(!operators.isEmpty(), "data.synthetic.operators", "needs at least one of + - *");
+    Checks.positive(TRAIN_SIZE.name(), trainSize);
+    Checks.positive(VAL_SIZE.name(), valSize);
+    Checks.positive(DIGITS.name(), digits);
+    Checks.require(!operators.isEmpty(), OPERATORS.name(), "needs at least one of + - *");
     for (String op : operators) {
       Checks.require(
           op.equals("+") || op.equals("-") || op.equals("*"),
-          "data.synthetic.operators",
+          OPERATORS.name(),
           "'" + op + "' is not one of + - *");
     }
   }
 
   static SyntheticConfig from(Settings s) {
     return new SyntheticConfig(
-        s.getString("data.synthetic.task"),
-        s.getInt("data.synthetic.train_size"),
-        s.getInt("data.synthetic.val_size"),
-        s.getLong("data.synthetic.seed"),
-        s.getInt("data.synthetic.digits"),
-        s.getStrings("data.synthetic.operators"));
+        s.getString(TASK),
+        s.getInt(TRAIN_SIZE),
+        s.getInt(VAL_SIZE),
+        s.getLong(SEED),
+        s.getInt(DIGITS),
+        s.getStrings(OPERATORS));
   }
 
   /** Whether a task is generated. */

@@ -48,6 +48,62 @@ public record TrainerSection(
     int maxRestarts,
     String rolloutMode,
     List<String> loggers) {
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec PROJECT_NAME =
+      KEYS.of("trainer.project_name", KeyType.STRING, "javelin", "project");
+  public static final KeySpec EXPERIMENT_NAME =
+      KEYS.of("trainer.experiment_name", KeyType.STRING, "run", "experiment");
+  public static final KeySpec TOTAL_TRAINING_STEPS =
+      KEYS.optional("trainer.total_training_steps", KeyType.INT, "steps; default epochs × batches");
+  public static final KeySpec TOTAL_EPOCHS =
+      KEYS.of("trainer.total_epochs", KeyType.INT, 1, "epochs when total_training_steps is unset");
+  public static final KeySpec SAVE_FREQ =
+      KEYS.of("trainer.save_freq", KeyType.INT, -1, "checkpoint every N steps; -1 only at the end");
+  public static final KeySpec TEST_FREQ =
+      KEYS.of("trainer.test_freq", KeyType.INT, -1, "validate every N steps; -1 only at the end");
+  public static final KeySpec VAL_BEFORE_TRAIN =
+      KEYS.of("trainer.val_before_train", KeyType.BOOL, true, "validate before the first step");
+  public static final KeySpec DEFAULT_LOCAL_DIR =
+      KEYS.optional(
+          "trainer.default_local_dir", KeyType.STRING, "checkpoints/<project>/<experiment>");
+  public static final KeySpec RESUME_MODE =
+      KEYS.of(
+          "trainer.resume_mode", KeyType.STRING, "auto", "auto, disable or a global_step_N dir");
+  public static final KeySpec MAX_ACTOR_CKPT_TO_KEEP =
+      KEYS.of("trainer.max_actor_ckpt_to_keep", KeyType.INT, 0, "checkpoints kept; 0 keeps all");
+  public static final KeySpec SEED =
+      KEYS.of("trainer.seed", KeyType.LONG, 1L, "seed of sampling and trainer shuffles");
+  public static final KeySpec DEVICE =
+      KEYS.of("trainer.device", KeyType.STRING, "cpu", "device spec for trainer and samplers");
+  public static final KeySpec SAMPLERS =
+      KEYS.of("trainer.samplers", KeyType.INT, 2, "sampler actors (--samplers N)");
+  public static final KeySpec RAY =
+      KEYS.of(
+          "trainer.ray",
+          KeyType.oneOf("local", "cluster", "off"),
+          "local",
+          "Ray local mode, a Ray cluster, or plain objects");
+  public static final KeySpec RAY_ADDRESS =
+      KEYS.optional("trainer.ray_address", KeyType.STRING, "cluster address; default $RAY_ADDRESS");
+  public static final KeySpec MAX_RESTARTS =
+      KEYS.of("trainer.max_restarts", KeyType.INT, 3, "restarts of a dead sampler actor (cluster)");
+  public static final KeySpec ROLLOUT_MODE =
+      KEYS.of(
+          "trainer.rollout_mode",
+          KeyType.oneOf("sync", "one_step_off"),
+          "sync",
+          "sync, or generate step k+1 while training step k");
+  public static final KeySpec LOGGER =
+      KEYS.of(
+          "trainer.logger",
+          KeyType.STRING_LIST,
+          List.of("console"),
+          "console, jsonl, tensorboard and/or mlflow (metrics.jsonl is always written)");
+
+  /** Declares the section's keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
 
   /** The backends {@code trainer.logger} can name; {@code wandb} is also accepted (no-op). */
   public static final List<String> LOGGERS = List.of("console", "jsonl", "tensorboard", "mlflow");
@@ -56,18 +112,18 @@ public record TrainerSection(
   public TrainerSection {
     Objects.requireNonNull(defaultLocalDir, "defaultLocalDir");
     loggers = List.copyOf(loggers);
-    Checks.require(totalTrainingSteps >= 0, "trainer.total_training_steps", "must be >= 1");
-    Checks.positive("trainer.total_epochs", totalEpochs);
-    Checks.require(saveFreq == -1 || saveFreq > 0, "trainer.save_freq", "use -1 or N > 0");
-    Checks.require(testFreq == -1 || testFreq > 0, "trainer.test_freq", "use -1 or N > 0");
-    Checks.require(maxCkptToKeep >= 0, "trainer.max_actor_ckpt_to_keep", "must be >= 0");
-    Checks.positive("trainer.samplers", samplers);
-    Checks.require(maxRestarts >= 0, "trainer.max_restarts", "must be >= 0");
-    Checks.require(!resumeMode.isBlank(), "trainer.resume_mode", "auto, disable or a path");
+    Checks.require(totalTrainingSteps >= 0, TOTAL_TRAINING_STEPS.name(), "must be >= 1");
+    Checks.positive(TOTAL_EPOCHS.name(), totalEpochs);
+    Checks.require(saveFreq == -1 || saveFreq > 0, SAVE_FREQ.name(), "use -1 or N > 0");
+    Checks.require(testFreq == -1 || testFreq > 0, TEST_FREQ.name(), "use -1 or N > 0");
+    Checks.require(maxCkptToKeep >= 0, MAX_ACTOR_CKPT_TO_KEEP.name(), "must be >= 0");
+    Checks.positive(SAMPLERS.name(), samplers);
+    Checks.require(maxRestarts >= 0, MAX_RESTARTS.name(), "must be >= 0");
+    Checks.require(!resumeMode.isBlank(), RESUME_MODE.name(), "auto, disable or a path");
     for (String l : loggers) {
       Checks.require(
           LOGGERS.contains(l) || l.equals("wandb"),
-          "trainer.logger",
+          LOGGER.name(),
           "'" + l + "' is not one of " + LOGGERS);
     }
   }
@@ -76,43 +132,40 @@ public record TrainerSection(
   private static final List<String> DEVICES = List.of("cpu", "ref", "xla:cpu", "xla:gpu", "tpu");
 
   static TrainerSection from(Settings s) {
-    String device = s.getString("trainer.device");
+    String device = s.getString(DEVICE);
     Checks.require(
         DEVICES.contains(device),
-        "trainer.device",
+        DEVICE.name(),
         "'"
             + device
             + "' is not a device; use one of "
             + DEVICES
             + (device.contains("gpu") || device.contains("cuda") ? " (a GPU is xla:gpu)" : ""));
-    String project = s.getString("trainer.project_name");
-    String experiment = s.getString("trainer.experiment_name");
+    String project = s.getString(PROJECT_NAME);
+    String experiment = s.getString(EXPERIMENT_NAME);
     Path dir =
-        Path.of(
-            s.optString("trainer.default_local_dir")
-                .orElse("checkpoints/" + project + "/" + experiment));
+        Path.of(s.optString(DEFAULT_LOCAL_DIR).orElse("checkpoints/" + project + "/" + experiment));
     return new TrainerSection(
         project,
         experiment,
-        s.isSet("trainer.total_training_steps")
-            ? Checks.positive(
-                "trainer.total_training_steps", s.getInt("trainer.total_training_steps"))
+        s.isSet(TOTAL_TRAINING_STEPS)
+            ? Checks.positive(TOTAL_TRAINING_STEPS.name(), s.getInt(TOTAL_TRAINING_STEPS))
             : 0,
-        s.getInt("trainer.total_epochs"),
-        s.getInt("trainer.save_freq"),
-        s.getInt("trainer.test_freq"),
-        s.getBool("trainer.val_before_train"),
+        s.getInt(TOTAL_EPOCHS),
+        s.getInt(SAVE_FREQ),
+        s.getInt(TEST_FREQ),
+        s.getBool(VAL_BEFORE_TRAIN),
         dir,
-        s.getString("trainer.resume_mode"),
-        s.getInt("trainer.max_actor_ckpt_to_keep"),
-        s.getLong("trainer.seed"),
-        s.getString("trainer.device"),
-        s.getInt("trainer.samplers"),
-        s.getString("trainer.ray"),
-        s.optString("trainer.ray_address").filter(a -> !a.isBlank()).orElse(null),
-        s.getInt("trainer.max_restarts"),
-        s.getString("trainer.rollout_mode"),
-        s.getStrings("trainer.logger"));
+        s.getString(RESUME_MODE),
+        s.getInt(MAX_ACTOR_CKPT_TO_KEEP),
+        s.getLong(SEED),
+        s.getString(DEVICE),
+        s.getInt(SAMPLERS),
+        s.getString(RAY),
+        s.optString(RAY_ADDRESS).filter(a -> !a.isBlank()).orElse(null),
+        s.getInt(MAX_RESTARTS),
+        s.getString(ROLLOUT_MODE),
+        s.getStrings(LOGGER));
   }
 
   /** Whether generation of step k+1 overlaps the update of step k. */

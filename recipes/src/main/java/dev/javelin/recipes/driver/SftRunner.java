@@ -113,8 +113,8 @@ public final class SftRunner {
 
   /** {@code sft.stop_at_accuracy}, or +∞ when unset. */
   private double stopAtAccuracy() {
-    return recipe.settings().isSet("sft.stop_at_accuracy")
-        ? recipe.settings().getDouble("sft.stop_at_accuracy")
+    return recipe.settings().isSet(RecipeConfig.SFT_STOP_AT_ACCURACY.name())
+        ? recipe.settings().getDouble(RecipeConfig.SFT_STOP_AT_ACCURACY.name())
         : Double.POSITIVE_INFINITY;
   }
 

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.datasets.DataOrderState;
+import dev.javelin.recipes.config.DataConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,7 +22,7 @@ public record TrainingState(int globalStep, DataOrderState data, double startAcc
     m.put("global_step", Integer.toString(globalStep));
     m.put("data.epoch", Integer.toString(data.epoch()));
     m.put("data.position", Long.toString(data.position()));
-    m.put("data.seed", Long.toString(data.seed()));
+    m.put(DataConfig.SEED.name(), Long.toString(data.seed()));
     m.put("val.start_acc", Double.toString(startAccuracy));
     return m;
   }
@@ -33,7 +34,7 @@ public record TrainingState(int globalStep, DataOrderState data, double startAcc
         new DataOrderState(
             Integer.parseInt(need(m, "data.epoch")),
             Long.parseLong(need(m, "data.position")),
-            Long.parseLong(need(m, "data.seed"))),
+            Long.parseLong(need(m, DataConfig.SEED.name()))),
         Double.parseDouble(m.getOrDefault("val.start_acc", "NaN")));
   }
 

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.report;
 
 import dev.javelin.grpo.MetricNames;
+import dev.javelin.recipes.config.TrainerSection;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,10 +68,10 @@ public final class RunReport {
     Map<String, String> recipe = RecipeTable.read(runDir.resolve("recipe.yaml"));
     Path name = runDir.toAbsolutePath().getFileName();
     String title =
-        recipe.containsKey("trainer.experiment_name")
-            ? recipe.getOrDefault("trainer.project_name", "")
+        recipe.containsKey(TrainerSection.EXPERIMENT_NAME.name())
+            ? recipe.getOrDefault(TrainerSection.PROJECT_NAME.name(), "")
                 + "/"
-                + recipe.get("trainer.experiment_name")
+                + recipe.get(TrainerSection.EXPERIMENT_NAME.name())
             : name == null ? runDir.toString() : name.toString();
     String html =
         render(

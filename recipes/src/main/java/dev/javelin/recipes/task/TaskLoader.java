@@ -73,8 +73,8 @@ public final class TaskLoader {
       train = split.train();
       val = split.heldOut();
     } else {
-      train = files(data.trainFiles(), data, "data.train_files");
-      val = files(data.valFiles(), data, "data.val_files");
+      train = files(data.trainFiles(), data, DataConfig.TRAIN_FILES.name());
+      val = files(data.valFiles(), data, DataConfig.VAL_FILES.name());
     }
     if (data.valMaxSamples() > 0 && val.size() > data.valMaxSamples()) {
       val = val.subList(0, data.valMaxSamples());
