@@ -2,6 +2,7 @@ package dev.javelin.recipes.cli;
 
 import dev.javelin.recipes.jobs.JobsApiException;
 import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.ray.RayRuntime;
 import dev.javelin.recipes.ray.RunRegistry;
 import dev.javelin.recipes.ray.RunRegistryProgress;
 import io.ray.api.ActorHandle;
@@ -36,7 +37,11 @@ final class StatusCommand {
     String address =
         options.option("--address", env == null || env.isBlank() ? "127.0.0.1:6379" : env);
     options.positional("--address HOST:PORT");
-    connect(address);
+    try {
+      RayRuntime.connectDriver(address);
+    } catch (IllegalStateException e) {
+      throw new JobsApiException(e.getMessage(), e);
+    }
     Optional<ActorHandle<RunRegistry>> registry = RunRegistry.find();
     if (registry.isEmpty()) {
       out.println("no runs reported on " + address + " (no " + RunRegistry.NAME + " actor yet)");
@@ -105,29 +110,5 @@ final class StatusCommand {
 
   private static String number(String format, double v) {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, format, v);
-  }
-
-  /** Connects this JVM as a driver, unless it already is one (a test that also trains). */
-  private static void connect(String address) {
-    if (Ray.isInitialized()) {
-      return;
-    }
-    if (address.contains("://")) {
-      throw new dev.javelin.recipes.config.ConfigException(
-          "status --address '" + address + "': expected the GCS address host:port, not a URL");
-    }
-    System.setProperty("ray.local-mode", "false");
-    System.setProperty("ray.address", address);
-    try {
-      Ray.init();
-    } catch (UnsatisfiedLinkError | RuntimeException e) {
-      throw new JobsApiException(
-          "cannot connect to the Ray cluster at "
-              + address
-              + ": is the head up (tools/setup/ray-cluster.sh status) and ray_dist.jar on the"
-              + " class path (./javelin adds it)? "
-              + e,
-          e);
-    }
   }
 }

@@ -17,7 +17,7 @@ import java.util.logging.Logger;
  * a driver connected to a running cluster, whose worker JVMs load our classes from the job's code
  * search path (this JVM's class path) and get the JVM options Ray's serializer needs on Java 17.
  */
-final class RayRuntime {
+public final class RayRuntime {
   private static final Logger LOG = Logger.getLogger(RayRuntime.class.getName());
 
   /** Java 17 closes these packages; Ray's serializer reflects into them in every worker. */
@@ -37,8 +37,6 @@ final class RayRuntime {
     if (trainer.ray().equals("cluster")) {
       String address = address(trainer);
       requireReachable(address);
-      System.setProperty("ray.local-mode", "false");
-      System.setProperty("ray.address", address);
       System.setProperty(
           "ray.job.code-search-path",
           String.join(
@@ -48,18 +46,7 @@ final class RayRuntime {
       for (int i = 0; i < options.size(); i++) {
         System.setProperty("ray.job.jvm-options." + i, options.get(i));
       }
-      try {
-        Ray.init();
-      } catch (UnsatisfiedLinkError | RuntimeException e) {
-        throw new IllegalStateException(
-            "cannot connect to the Ray cluster at "
-                + address
-                + " (trainer.ray_address / RAY_ADDRESS): is the head up (tools/setup/ray-cluster.sh"
-                + " status) and is the Python package's ray_dist.jar first on the class path"
-                + " (./javelin adds it)? "
-                + e,
-            e);
-      }
+      initDriver(address, "trainer.ray_address / RAY_ADDRESS");
       LOG.info("Ray driver connected to the cluster at " + address);
     } else {
       System.setProperty("ray.local-mode", "true");
@@ -67,6 +54,42 @@ final class RayRuntime {
       LOG.info("Ray started in local mode (one JVM)");
     }
     return true;
+  }
+
+  /**
+   * Connects this JVM as a driver of the cluster at {@code address} without job code (what {@code
+   * javelin status} needs), unless Ray already runs here (a test that also trains).
+   *
+   * @throws IllegalStateException when the cluster cannot be joined, saying what to check
+   */
+  public static void connectDriver(String address) {
+    if (Ray.isInitialized()) {
+      return;
+    }
+    if (address.contains("://")) {
+      throw new ConfigException(
+          "status --address '" + address + "': expected the GCS address host:port, not a URL");
+    }
+    initDriver(address, "--address / RAY_ADDRESS");
+  }
+
+  /** {@code Ray.init} as a cluster driver; {@code named} says where the address came from. */
+  private static void initDriver(String address, String named) {
+    System.setProperty("ray.local-mode", "false");
+    System.setProperty("ray.address", address);
+    try {
+      Ray.init();
+    } catch (UnsatisfiedLinkError | RuntimeException e) {
+      throw new IllegalStateException(
+          "cannot connect to the Ray cluster at "
+              + address
+              + " ("
+              + named
+              + "): is the head up (tools/setup/ray-cluster.sh status) and is the Python package's"
+              + " ray_dist.jar first on the class path (./javelin adds it)? "
+              + e,
+          e);
+    }
   }
 
   /**
