@@ -17,7 +17,7 @@ import java.util.Map;
  * Countdown reward (TinyZero's task): the equation inside the last {@code <answer>...</answer>}
  * must use each given number exactly once and evaluate exactly to the target. Scores {@code score}
  * when it does, {@code format_score} for an answer that fails, 0 with no answer. A trailing {@code
- * = target} is tolerated. Evaluation is a safe parser ({@link ArithmeticParser}), never eval.
+ * = target} is tolerated. Evaluation is a safe parser ({@link CountdownEquation}), never eval.
  *
  * @param score reward for a correct equation
  * @param formatScore reward for a present but wrong equation
@@ -51,7 +51,7 @@ public record CountdownReward(double score, double formatScore) implements Rewar
       eq = eq.substring(0, equals);
     }
     try {
-      ArithmeticParser.Result r = ArithmeticParser.evaluate(eq);
+      CountdownEquation.Result r = CountdownEquation.evaluate(eq);
       List<Long> used = new ArrayList<>(r.literals());
       List<Long> given = new ArrayList<>(task.numbers());
       Collections.sort(used);

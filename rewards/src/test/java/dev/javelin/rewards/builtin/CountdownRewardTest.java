@@ -37,6 +37,19 @@ class CountdownRewardTest {
   }
 
   @Test
+  void onlyWhatPythonEvaluatesCounts() {
+    assertEquals(1.0, score("<answer>4 \u00d7 6 \u00f7 (1 \u00d7 1)</answer>")); // × and ÷
+    assertEquals(1.0, score("<answer>-(-4) * 6 * 1 * 1</answer>")); // unary minus
+    assertEquals(0.1, score("<answer>4*6(1*1)</answer>")); // a product without its operator
+    assertEquals(0.1, score("<answer>(4*6)1*1</answer>"));
+    assertEquals(0.1, score("<answer>4 6*1*1</answer>")); // two numbers in a row
+    assertEquals(0.1, score("<answer>4^1*6*1*1</answer>")); // no powers
+    assertEquals(0.1, score("<answer>4.0*6*1*1</answer>")); // integer literals only
+    assertEquals(0.1, score("<answer>\\frac{4}{1}*6*1</answer>")); // no LaTeX
+    assertEquals(0.1, score("<answer>4*6*1*1*0000000000001</answer>")); // over 12 digits
+  }
+
+  @Test
   void noAnswerScoresZeroAndTheLastAnswerWins() {
     assertEquals(0.0, score("4*6*1*1"));
     assertEquals(1.0, score("<answer>1</answer> no wait <answer>4*6*1*1</answer>"));
