@@ -5,9 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Transport inside one JVM (Ray local mode, tests). With {@code encode} set it stores the byte form
- * and each fetch decodes a zero-copy view, exercising exactly what crosses a process boundary;
- * otherwise it hands out the snapshot object itself.
+ * A test transport inside one JVM. With {@code encode} set it stores the byte form and each fetch
+ * decodes a zero-copy view, exercising exactly what crosses a process boundary; otherwise it hands
+ * out the snapshot object itself.
  */
 public final class InProcessTransport implements WeightTransport {
   private final boolean encode;
