@@ -69,8 +69,8 @@ class MlflowLoggingTest {
       for (String line : Files.readAllLines(dir.resolve("metrics.jsonl"))) {
         JsonNode rec = JSON.readTree(line);
         long step = rec.path("step").asLong();
-        rec.fields()
-            .forEachRemaining(
+        rec.properties()
+            .forEach(
                 f -> {
                   if (!f.getKey().equals("step") && f.getValue().isNumber()) {
                     want.computeIfAbsent(

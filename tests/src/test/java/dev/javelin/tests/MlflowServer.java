@@ -61,7 +61,7 @@ final class MlflowServer implements AutoCloseable {
   }
 
   private void awaitHealthy(Path log) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         fail("mlflow server exited: " + java.nio.file.Files.readString(log));

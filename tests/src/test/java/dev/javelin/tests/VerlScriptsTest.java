@@ -50,7 +50,7 @@ class VerlScriptsTest {
     try (InputStream in = VerlScriptsTest.class.getResourceAsStream("/verl-scripts/" + name)) {
       assertTrue(in != null, "fixture missing: " + name);
       List<String> out = new ArrayList<>();
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
         if (!line.isBlank() && !line.startsWith("#")) {
           out.add(line.strip().replace("'", ""));
         }

@@ -62,7 +62,7 @@ record GgufMetadata(Map<String, Object> values) {
 
   /** An integer array of exactly {@code size} entries, or an empty list when the key is absent. */
   List<Long> optionalLongs(String key, int size) {
-    Optional<List> list = typed(key, List.class);
+    Optional<List<?>> list = typed(key, List.class).map(l -> (List<?>) l);
     if (list.isEmpty()) {
       return List.of();
     }

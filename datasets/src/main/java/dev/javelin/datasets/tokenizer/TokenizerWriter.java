@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -44,8 +43,7 @@ final class TokenizerWriter {
         JSON.writeTree(g, node == null ? JSON.nullNode() : node);
       }
       g.writeObjectFieldStart("model");
-      for (Iterator<Map.Entry<String, JsonNode>> it = raw.modelOptions().fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> option = it.next();
+      for (Map.Entry<String, JsonNode> option : raw.modelOptions().properties()) {
         g.writeFieldName(option.getKey());
         JSON.writeTree(g, option.getValue());
       }

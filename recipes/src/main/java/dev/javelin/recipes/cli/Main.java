@@ -68,7 +68,7 @@ public final class Main {
 
   /** Runs a command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || isHelp(args[0]) || args.length > 1 && wantsHelp(args)) {
+    if (args.length == 0 || isHelp(args[0]) || (args.length > 1 && wantsHelp(args))) {
       out.print(USAGE_TEXT);
       return args.length == 0 ? USAGE : 0;
     }

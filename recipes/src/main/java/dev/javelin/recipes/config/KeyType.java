@@ -87,13 +87,9 @@ public sealed interface KeyType {
         return b;
       }
       if (v instanceof String s) {
-        switch (s.toLowerCase(Locale.ROOT)) {
-          case "true":
-            return true;
-          case "false":
-            return false;
-          default:
-            break;
+        String lower = s.toLowerCase(Locale.ROOT);
+        if (lower.equals("true") || lower.equals("false")) {
+          return lower.equals("true");
         }
       }
       throw new IllegalArgumentException("expected true or false, got " + show(v));

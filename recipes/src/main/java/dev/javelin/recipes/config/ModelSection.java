@@ -120,7 +120,6 @@ public record ModelSection(
       boolean tieWordEmbeddings) {
     /** Validates the shape by building a config with a placeholder vocabulary. */
     public InitShape {
-      String p = "actor_rollout_ref.model.init.";
       Checks.positive(INIT_HIDDEN.name(), hidden);
       Checks.positive(INIT_HEADS.name(), heads);
       Checks.require(
@@ -128,7 +127,7 @@ public record ModelSection(
       int h = heads;
       int d = hidden;
       Checks.build(
-          "actor_rollout_ref.model.init.*",
+          INIT_HIDDEN.name().replace("hidden", "*"),
           () ->
               new ModelConfig(
                   2,

@@ -49,7 +49,7 @@ public final class GrpoDriver {
   private final RunCheckpoints checkpoints;
   private final MetricsJsonl metrics;
   private final ConsoleProgress console;
-  private final Map<Example, PromptedExample> prompted = new IdentityHashMap<>();
+  private final IdentityHashMap<Example, PromptedExample> prompted = new IdentityHashMap<>();
   private final List<StepListener> listeners = new ArrayList<>();
   private final PolicyUpdate update;
   private final DynamicSampling dynamic;

@@ -60,7 +60,7 @@ public final class SftRunner {
   /** Trains, validates, writes the model; returns the summary. */
   public RunSummary run(StopSignal stop) {
     long start = System.nanoTime();
-    Map<Example, SftExample> examples = examples(task);
+    IdentityHashMap<Example, SftExample> examples = examples(task);
     BatchSampler order =
         new BatchSampler(
             inTaskOrder(task),
@@ -142,9 +142,9 @@ public final class SftRunner {
     return out;
   }
 
-  private static Map<Example, SftExample> examples(TaskData task) {
+  private static IdentityHashMap<Example, SftExample> examples(TaskData task) {
     Tokenizer tok = task.tokenizer();
-    Map<Example, SftExample> out = new IdentityHashMap<>();
+    IdentityHashMap<Example, SftExample> out = new IdentityHashMap<>();
     for (PromptedExample p : task.train()) {
       int[] answer = tok.encode(p.example().groundTruth());
       int[] response = java.util.Arrays.copyOf(answer, answer.length + 1);

@@ -15,24 +15,19 @@ public final class StopSignal {
   private final CountDownLatch finished = new CountDownLatch(1);
 
   /** A signal raised by SIGINT (Ctrl-C) and SIGTERM. */
-  @SuppressWarnings("SunApi") // sun.misc.Signal (jdk.unsupported) is the only way to catch SIGINT
   public static StopSignal onInterrupt() {
     StopSignal s = new StopSignal();
-    sun.misc.SignalHandler handler =
-        sig -> {
+    Runnable handler =
+        () -> {
           if (s.requested.getAndSet(true)) {
             System.err.println("\ninterrupted again: exiting without a checkpoint");
             Runtime.getRuntime().halt(130);
           }
           System.err.println("\ninterrupted: finishing the step and saving a checkpoint");
         };
-    for (String name : new String[] {"INT", "TERM"}) {
-      try {
-        sun.misc.Signal.handle(new sun.misc.Signal(name), handler);
-      } catch (IllegalArgumentException e) {
-        // the platform lacks this signal (or the JVM reserves it): Ctrl-C then just kills the run
-      }
-    }
+    // Where the platform lacks a signal, Ctrl-C just kills the run.
+    PosixSignals.handle("INT", handler);
+    PosixSignals.handle("TERM", handler);
     return s;
   }
 

@@ -1,11 +1,10 @@
 package dev.javelin.recipes.jobs;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.recipes.metrics.BoundedMapper;
 
 /**
  * JSON for the Jobs API: Jackson's tree model only (no data binding, no polymorphic types), with
@@ -16,17 +15,7 @@ final class BoundedJson {
   /** Largest answer we read (a long job's log). */
   static final int MAX_DOCUMENT_BYTES = 64 << 20;
 
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(
-                  StreamReadConstraints.builder()
-                      .maxNestingDepth(32)
-                      .maxStringLength(MAX_DOCUMENT_BYTES)
-                      .maxDocumentLength(MAX_DOCUMENT_BYTES)
-                      .maxNumberLength(64)
-                      .build())
-              .build());
+  private static final ObjectMapper MAPPER = BoundedMapper.of(32, MAX_DOCUMENT_BYTES);
 
   private BoundedJson() {}
 

@@ -50,7 +50,7 @@ public record JobInfo(
     Map<String, String> meta = new LinkedHashMap<>();
     JsonNode m = o.get("metadata");
     if (m != null && m.isObject()) {
-      m.fields().forEachRemaining(e -> meta.put(e.getKey(), e.getValue().asText()));
+      m.properties().forEach(e -> meta.put(e.getKey(), e.getValue().asText()));
     }
     return new JobInfo(
         id,

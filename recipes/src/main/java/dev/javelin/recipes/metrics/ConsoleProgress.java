@@ -29,6 +29,7 @@ public final class ConsoleProgress {
   }
 
   /** For {@code System.out}, redrawing in place when a console is attached. */
+  @SuppressWarnings("SystemConsoleNull") // on Java 17, null means no terminal (a pipe, a file)
   public static ConsoleProgress stdout(int firstStep) {
     return new ConsoleProgress(System.out, System.console() != null, firstStep);
   }

@@ -1,7 +1,5 @@
 package dev.javelin.recipes.metrics;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -17,15 +15,7 @@ import java.time.Duration;
 /** The few MLflow REST calls, JSON in and out; any non-2xx answer is an {@link IOException}. */
 final class MlflowHttp {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
-  private static final ObjectMapper JSON =
-      new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(
-                  StreamReadConstraints.builder()
-                      .maxNestingDepth(32)
-                      .maxDocumentLength(16 << 20)
-                      .build())
-              .build());
+  private static final ObjectMapper JSON = BoundedMapper.of(32, 16 << 20);
   private final String base;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 

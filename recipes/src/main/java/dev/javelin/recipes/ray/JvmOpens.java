@@ -44,7 +44,7 @@ public final class JvmOpens {
   /** The opened {@code java.base} packages, in file order. */
   static List<String> packages() {
     List<String> out = new ArrayList<>();
-    for (String line : argfile().split("\n")) {
+    for (String line : argfile().lines().toList()) {
       String l = line.strip();
       if (l.startsWith("--add-opens java.base/") && l.endsWith("=ALL-UNNAMED")) {
         out.add(

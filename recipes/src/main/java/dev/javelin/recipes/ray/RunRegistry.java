@@ -60,7 +60,7 @@ public final class RunRegistry {
   /** Splits {@link #reports}' answer into reports. */
   public static List<String> lines(String reports) {
     List<String> out = new ArrayList<>();
-    for (String line : reports.split("\n")) {
+    for (String line : reports.lines().toList()) {
       if (!line.isBlank()) {
         out.add(line);
       }

@@ -1,11 +1,10 @@
 package dev.javelin.recipes.ray;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.recipes.metrics.BoundedMapper;
 import java.util.Objects;
 
 /**
@@ -37,16 +36,7 @@ public record RunRegistryProgress(
     double secondsPerStep,
     double etaSeconds,
     long updatedMillis) {
-  private static final ObjectMapper JSON =
-      new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(
-                  StreamReadConstraints.builder()
-                      .maxNestingDepth(4)
-                      .maxStringLength(RunRegistry.MAX_REPORT_CHARS)
-                      .maxDocumentLength(RunRegistry.MAX_REPORT_CHARS)
-                      .build())
-              .build());
+  private static final ObjectMapper JSON = BoundedMapper.of(4, RunRegistry.MAX_REPORT_CHARS);
 
   /** Validates. */
   public RunRegistryProgress {

@@ -1,9 +1,8 @@
 package dev.javelin.recipes.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.recipes.metrics.BoundedMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,15 +23,7 @@ public record MetricsHistory(NavigableMap<Long, Map<String, Double>> steps) {
   /** Longest line read; a longer one is skipped rather than parsed. */
   static final int MAX_LINE_CHARS = 1 << 20;
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(
-                  StreamReadConstraints.builder()
-                      .maxNestingDepth(4)
-                      .maxDocumentLength(MAX_LINE_CHARS)
-                      .build())
-              .build());
+  private static final ObjectMapper JSON = BoundedMapper.of(4, MAX_LINE_CHARS);
 
   /** Reads {@code file}; a missing file is an empty history. */
   public static MetricsHistory read(Path file) throws IOException {
@@ -55,8 +46,8 @@ public record MetricsHistory(NavigableMap<Long, Map<String, Double>> steps) {
           continue;
         }
         Map<String, Double> m = new LinkedHashMap<>();
-        n.fields()
-            .forEachRemaining(
+        n.properties()
+            .forEach(
                 f -> {
                   if (!f.getKey().equals("step") && f.getValue().isNumber()) {
                     m.put(f.getKey(), f.getValue().asDouble());

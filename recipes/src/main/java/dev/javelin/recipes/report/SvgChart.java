@@ -123,7 +123,7 @@ final class SvgChart {
           String.format(
               Locale.ROOT,
               "<text x=\"%.1f\" y=\"%d\" class=\"xt\">%d</text>",
-              a.x(x),
+              a.x((double) x),
               H - BOTTOM + 16,
               x));
     }

@@ -1,9 +1,8 @@
 package dev.javelin.recipes.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.recipes.metrics.BoundedMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,15 +23,7 @@ final class ValidationSamples {
 
   record Sample(long step, String source, String prompt, String response, double score) {}
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(
-                  StreamReadConstraints.builder()
-                      .maxNestingDepth(4)
-                      .maxDocumentLength(MAX_LINE_CHARS)
-                      .build())
-              .build());
+  private static final ObjectMapper JSON = BoundedMapper.of(4, MAX_LINE_CHARS);
 
   private ValidationSamples() {}
 

@@ -8,7 +8,7 @@ import java.util.Objects;
  * A recipe's prompts, tokenized: the training set, the validation set and the tokenizer that made
  * them.
  *
- * @param train training prompts (may be empty for {@code eval})
+ * @param train training prompts (may be empty when only evaluating)
  * @param val validation prompts (may be empty)
  * @param tokenizer the policy's tokenizer
  * @param stopTokenIds ids that end a response (the tokenizer's eos)

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ final class FakeMlflow implements AutoCloseable {
   }
 
   private HttpServer start(int p) throws IOException {
-    HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", p), 0);
+    HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), p), 0);
     s.createContext("/", this::handle);
     s.start();
     return s;

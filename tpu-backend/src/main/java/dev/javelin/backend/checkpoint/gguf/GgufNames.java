@@ -29,15 +29,15 @@ public final class GgufNames {
 
   /** The llama.cpp name of a Hugging Face weight name from {@link WeightSpec}. */
   public static String ggufName(String hfName) {
-    switch (hfName) {
-      case WeightSpec.EMBED:
-        return "token_embd.weight";
-      case WeightSpec.FINAL_NORM:
-        return "output_norm.weight";
-      case WeightSpec.LM_HEAD:
-        return "output.weight";
-      default:
-        break;
+    String global =
+        switch (hfName) {
+          case WeightSpec.EMBED -> "token_embd.weight";
+          case WeightSpec.FINAL_NORM -> "output_norm.weight";
+          case WeightSpec.LM_HEAD -> "output.weight";
+          default -> null;
+        };
+    if (global != null) {
+      return global;
     }
     Matcher m = LAYER.matcher(hfName);
     String suffix = m.matches() ? PER_LAYER.get(m.group(2)) : null;

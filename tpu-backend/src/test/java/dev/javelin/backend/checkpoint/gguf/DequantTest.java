@@ -35,7 +35,7 @@ class DequantTest {
           for (int i = 0; i < type.blockBytes(); i += 4)
             b.putFloat(at + i, (float) rng.nextGaussian());
         }
-        case F16, BF16 -> b.putShort(at, (short) (rng.nextInt(0x7000)));
+        case F16, BF16 -> b.putShort(at, (short) rng.nextInt(0x7000));
         case Q6_K -> b.putShort(at + 208, f16(rng));
         case Q4_1, Q4_K, Q5_K -> {
           b.putShort(at, f16(rng));

@@ -48,7 +48,7 @@ class GgufFileTest {
       assertEquals(-(1L << 40), m.get("t.i64"));
       assertEquals(0.5, m.get("t.f32"));
       assertEquals(0.1, m.get("t.f64"));
-      assertEquals(Boolean.TRUE, m.get("t.bool"));
+      assertEquals(true, m.get("t.bool"));
       assertEquals("héllo", m.get("t.str"));
       assertEquals(List.of("a", "bc", ""), m.get("t.arr_str"));
       assertEquals(List.of(1L, 2L, 3L), m.get("t.arr_int"));
