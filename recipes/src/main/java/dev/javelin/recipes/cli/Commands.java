@@ -77,17 +77,9 @@ public final class Commands {
         task,
         total,
         dir,
-        (scoring, workers, metrics, stop) -> {
-          GrpoDriver driver =
-              new GrpoDriver(
-                  new RunParts(
-                      recipe,
-                      task,
-                      workers.trainer(),
-                      workers.samplers(),
-                      scoring,
-                      metrics,
-                      ConsoleProgress.stdout(0)));
+        0,
+        (parts, stop) -> {
+          GrpoDriver driver = new GrpoDriver(parts);
           try (MetricsLoggers loggers =
               MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
             driver.addListener((step, steps, m) -> loggers.log(step, m));
@@ -151,31 +143,20 @@ public final class Commands {
         task.train().size(),
         total,
         SftRunner.outputDir(recipe));
-    return loop(
-        recipe,
-        task,
-        total,
-        dir,
-        (scoring, workers, metrics, stop) ->
-            new SftRunner(
-                    new RunParts(
-                        recipe,
-                        task,
-                        workers.trainer(),
-                        workers.samplers(),
-                        scoring,
-                        metrics,
-                        ConsoleProgress.stdout(1)))
-                .run(stop));
+    return loop(recipe, task, total, dir, 1, (parts, stop) -> new SftRunner(parts).run(stop));
   }
 
   /** A training loop over the pieces {@link #loop} opens for it. */
   private interface Loop {
-    RunSummary run(Scoring scoring, Workers workers, MetricsJsonl metrics, StopSignal stop);
+    RunSummary run(RunParts parts, StopSignal stop);
   }
 
-  /** Opens scoring, workers and metrics.jsonl, runs {@code body}, prints its summary. */
-  private RunSummary loop(RecipeConfig recipe, TaskData task, int total, Path dir, Loop body) {
+  /**
+   * Opens scoring, workers and metrics.jsonl, runs {@code body} with a progress bar counting from
+   * {@code firstStep}, prints its summary.
+   */
+  private RunSummary loop(
+      RecipeConfig recipe, TaskData task, int total, Path dir, int firstStep, Loop body) {
     MemoryBudget budget = MemoryBudget.of(ModelInit.config(recipe), recipe);
     out.println(budget.describe());
     if (!recipe.trainer().ray().equals("cluster")) { // everything runs in this JVM
@@ -188,7 +169,16 @@ public final class Commands {
       // Written once the reward, data and workers are up: a run that fails at start-up leaves
       // the previous attempt's recipe.yaml alone (each checkpoint also keeps its own copy).
       writeRecipe(recipe, dir);
-      RunSummary summary = body.run(scoring, workers, metrics, stop);
+      RunParts parts =
+          new RunParts(
+              recipe,
+              task,
+              workers.trainer(),
+              workers.samplers(),
+              scoring,
+              metrics,
+              ConsoleProgress.stdout(firstStep));
+      RunSummary summary = body.run(parts, stop);
       out.println(summary.render());
       return summary;
     } finally {
