@@ -1,13 +1,12 @@
 package dev.javelin.recipes.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.gguf.GgufFile;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.datasets.tokenizer.BpeTokenizer;
 import dev.javelin.datasets.tokenizer.Tokenizers;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.task.HfTokenizerFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -54,8 +52,7 @@ final class ConvertCommand {
     Path tmp = target.resolveSibling(target.getFileName() + ".partial");
     deleteTree(tmp);
     checkpoint.save(tmp, ModelCheckpoint.architecture(source), storage);
-    Tokenizers.save(tokenizer, tmp, checkpoint.config().maxPositions());
-    writeTokenIds(tmp, tokenizer);
+    HfTokenizerFiles.write(tmp, tokenizer);
     move(tmp, target);
     out.printf(
         Locale.ROOT,
@@ -84,33 +81,6 @@ final class ConvertCommand {
       }
     }
     return Tokenizers.load(source);
-  }
-
-  /** eos/pad ids in config.json and generation_config.json, so {@code generate} stops at eos. */
-  private static void writeTokenIds(Path dir, BpeTokenizer tokenizer) {
-    ObjectMapper json = new ObjectMapper();
-    try {
-      ObjectNode config = (ObjectNode) json.readTree(dir.resolve("config.json").toFile());
-      ObjectNode generation = json.createObjectNode();
-      put(config, generation, "eos_token_id", tokenizer.eosId());
-      put(
-          config,
-          generation,
-          "pad_token_id",
-          tokenizer.padId().isPresent() ? tokenizer.padId() : tokenizer.eosId());
-      json.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("config.json").toFile(), config);
-      json.writerWithDefaultPrettyPrinter()
-          .writeValue(dir.resolve("generation_config.json").toFile(), generation);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write token ids into " + dir, e);
-    }
-  }
-
-  private static void put(ObjectNode a, ObjectNode b, String key, OptionalInt id) {
-    if (id.isPresent()) {
-      a.put(key, id.getAsInt());
-      b.put(key, id.getAsInt());
-    }
   }
 
   private static void requireEmpty(Path target) {

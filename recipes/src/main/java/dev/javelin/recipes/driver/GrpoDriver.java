@@ -67,7 +67,7 @@ public final class GrpoDriver {
         parts
             .validator()
             .logSamplesTo(recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl"));
-    this.checkpoints = new RunCheckpoints(recipe, trainer);
+    this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer());
     this.metrics = parts.metrics();
     this.console = parts.console();
     this.update = new PolicyUpdate(recipe, trainer, parts.scoring());

@@ -1,9 +1,11 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.datasets.DataOrderState;
+import dev.javelin.datasets.Tokenizer;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.ResumeMode;
 import dev.javelin.trainer.Trainer;
@@ -25,9 +27,11 @@ public final class RunCheckpoints {
   private final ResumeMode mode;
   private final Trainer trainer;
   private final RecipeConfig recipe;
+  private final Tokenizer tokenizer;
 
-  RunCheckpoints(RecipeConfig recipe, Trainer trainer) {
+  RunCheckpoints(RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer) {
     this.recipe = recipe;
+    this.tokenizer = tokenizer;
     this.checkpointer =
         new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
     this.mode = parse(recipe.trainer().resumeMode());
@@ -95,6 +99,7 @@ public final class RunCheckpoints {
         state.globalStep(),
         dir -> {
           trainer.saveCheckpoint(dir, state.toExtra());
+          HfTokenizerFiles.write(dir, tokenizer); // the directory loads in transformers as it is
           Files.writeString(dir.resolve("recipe.yaml"), yaml);
         });
     metrics.put("timing_s/save_checkpoint", (System.nanoTime() - t0) / 1e9);

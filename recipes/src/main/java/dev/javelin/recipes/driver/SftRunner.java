@@ -9,6 +9,7 @@ import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.metrics.MetricsJsonl;
+import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.trainer.SftExample;
@@ -113,8 +114,8 @@ public final class SftRunner {
 
   /** {@code sft.stop_at_accuracy}, or +∞ when unset. */
   private double stopAtAccuracy() {
-    return recipe.settings().isSet(RecipeConfig.SFT_STOP_AT_ACCURACY.name())
-        ? recipe.settings().getDouble(RecipeConfig.SFT_STOP_AT_ACCURACY.name())
+    return recipe.settings().isSet(RecipeConfig.SFT_STOP_AT_ACCURACY)
+        ? recipe.settings().getDouble(RecipeConfig.SFT_STOP_AT_ACCURACY)
         : Double.POSITIVE_INFINITY;
   }
 
@@ -161,6 +162,7 @@ public final class SftRunner {
       Path tmp = Files.createTempDirectory(parent, ".tmp-model-");
       Files.delete(tmp); // the trainer wants an absent or empty directory; it creates it
       trainer.saveCheckpoint(tmp, Map.of("sft.steps", Long.toString(trainer.optimizerSteps())));
+      HfTokenizerFiles.write(tmp, task.tokenizer());
       if (Files.exists(dir)) {
         Path old = parent.resolve(".old-model-" + System.nanoTime());
         Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);

@@ -65,8 +65,24 @@ class SmolLm2GrpoTest {
           found
               .findFirst()
               .orElseThrow(() -> new AssertionError("no checkpoint config.json in " + dir));
+      JsonNode c = new ObjectMapper().readTree(config.toFile());
+      assertEquals("llama", c.get("model_type").asText());
+      // The checkpoint is a whole Hugging Face directory: transformers loads it as it is.
+      Path ckpt = config.getParent();
+      for (String f :
+          List.of("tokenizer.json", "tokenizer_config.json", "generation_config.json")) {
+        assertTrue(Files.isRegularFile(ckpt.resolve(f)), f + " missing in " + ckpt);
+      }
+      int eos = c.get("eos_token_id").asInt();
       assertEquals(
-          "llama", new ObjectMapper().readTree(config.toFile()).get("model_type").asText());
+          eos,
+          new ObjectMapper()
+              .readTree(ckpt.resolve("generation_config.json").toFile())
+              .get("eos_token_id")
+              .asInt());
+      assertTrue(
+          Files.readString(ckpt.resolve("tokenizer_config.json")).contains("chat_template"),
+          "no chat template in the checkpoint's tokenizer_config.json");
     }
   }
 }
