@@ -143,7 +143,8 @@ public final class RewardScorer implements AutoCloseable {
           ((long) outcomes.results.length + config.parallelism() - 1) / config.parallelism() + 1;
       long deadline =
           System.nanoTime()
-              + Math.min(Long.MAX_VALUE / 4, saturatedTimes(config.timeout().toNanos(), 2 * rounds));
+              + Math.min(
+                  Long.MAX_VALUE / 4, saturatedTimes(config.timeout().toNanos(), 2 * rounds));
       try {
         while (!outcomes.done.await(pollNanos, TimeUnit.NANOSECONDS)) {
           long now = System.nanoTime();

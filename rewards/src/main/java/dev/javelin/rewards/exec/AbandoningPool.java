@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A fixed-size pool of daemon threads whose stuck workers can be abandoned. Java cannot kill a
  * thread running a runaway reward function, so on a timeout the caller {@link #abandon}s the
  * worker: it is interrupted, told to exit after its current task, and a fresh worker takes its
- * place so capacity never shrinks. {@link #burst} adds temporary workers for a while, so that
- * many calls that only wait (a hanging reward) wait side by side instead of in turn.
+ * place so capacity never shrinks. {@link #burst} adds temporary workers for a while, so that many
+ * calls that only wait (a hanging reward) wait side by side instead of in turn.
  */
 public final class AbandoningPool implements AutoCloseable {
 
