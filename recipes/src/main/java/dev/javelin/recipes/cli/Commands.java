@@ -7,6 +7,7 @@ import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
+import dev.javelin.recipes.driver.ResumeCheck;
 import dev.javelin.recipes.driver.RunCheckpoints;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
@@ -61,6 +62,7 @@ public final class Commands {
     TaskData task = TaskLoader.load(recipe);
     int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
     RunCheckpoints.refuseToOverwrite(recipe);
+    ResumeCheck.refuseForeignModel(recipe);
     Path dir = prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
