@@ -230,8 +230,17 @@ public final class Commands {
               recipe,
               task.val(),
               task.stopTokenIds());
+      Path dir = EvalReport.dirFor(target, recipe);
+      v.logSamplesTo(dir.resolve(EvalReport.GENERATIONS));
+      long t0 = System.nanoTime();
       Map<String, Double> m = new TreeMap<>(v.run(0));
+      double seconds = (System.nanoTime() - t0) / 1e9;
       m.forEach((k, val) -> out.printf(Locale.ROOT, "%s = %.4f%n", k, val));
+      Path written =
+          new EvalReport(target, recipe.model().path(), m, seconds, v.lastTokens(), v.lastSamples())
+              .print(out)
+              .write(dir);
+      out.println("eval report: " + written.toAbsolutePath());
       return m;
     }
   }
