@@ -8,17 +8,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * Scores batches of rollouts in parallel on a bounded pool, with a time limit per call, and never
  * throws into the caller: an exception or a timeout scores 0 and is counted ({@code reward/errors},
- * {@code reward/timeouts}); the first few stack traces are logged.
+ * {@code reward/timeouts}); the first few stack traces are logged. A batch whose calls hang costs
+ * about twice the limit in all: after the first timeout the rest of the batch runs side by side.
  */
 public final class RewardScorer implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(RewardScorer.class.getName());
   private static final int MAX_CHUNK = 32;
+  private static final int MAX_BURST = 256;
 
   private final RewardFunction fn;
   private final RewardScorerConfig config;
@@ -80,19 +81,12 @@ public final class RewardScorer implements AutoCloseable {
             : Math.max(1, Math.min(MAX_CHUNK, in.size() / (p * 4)));
     long perCall = config.timeout().toNanos();
     long limit = fn.prefersBatch() ? saturatedTimes(perCall, chunk) : perCall;
-    ScoringJob.Outcomes outcomes = new ScoringJob.Outcomes(in.size());
-    List<ScoringJob> jobs = new CopyOnWriteArrayList<>();
-    Consumer<ScoringJob> submit =
-        job -> {
-          jobs.add(job);
-          pool.execute(job);
-        };
+    Batch batch = new Batch(in, limit);
     for (int from = 0; from < in.size(); from += chunk) {
-      submit.accept(
-          new ScoringJob(fn, in, from, Math.min(in.size(), from + chunk), limit, outcomes, submit));
+      batch.range(from, Math.min(in.size(), from + chunk));
     }
-    awaitAll(jobs, outcomes);
-    collect(outcomes, out, counts);
+    batch.await();
+    collect(batch.outcomes, out, counts);
   }
 
   private static long saturatedTimes(long a, long b) {
@@ -103,34 +97,94 @@ public final class RewardScorer implements AutoCloseable {
     }
   }
 
-  private void awaitAll(List<ScoringJob> jobs, ScoringJob.Outcomes outcomes) {
-    long pollNanos =
-        Math.max(
-            TimeUnit.MILLISECONDS.toNanos(1),
-            Math.min(TimeUnit.MILLISECONDS.toNanos(20), config.timeout().toNanos() / 10));
-    // Safety net: even if every worker were stuck, the batch returns after twice the time a full
-    // pool needs at the per-call limit.
-    long rounds =
-        ((long) outcomes.results.length + config.parallelism() - 1) / config.parallelism() + 1;
-    long budget =
-        Math.min(Long.MAX_VALUE / 4, saturatedTimes(config.timeout().toNanos(), 2 * rounds));
-    long deadline = System.nanoTime() + budget;
-    try {
-      while (!outcomes.done.await(pollNanos, TimeUnit.NANOSECONDS)) {
-        long now = System.nanoTime();
-        if (now - deadline > 0) {
-          giveUp(jobs);
-          return;
+  /**
+   * One {@link #scoreAll} call's jobs and watchdog. Until a call times out, inputs are scored in
+   * chunks on the bounded pool; after the first timeout the function is known to hang, so the
+   * inputs left are scored one per job on up to {@link #MAX_BURST} threads at once: hanging calls
+   * then cost the time limit once, side by side, not one after the other.
+   */
+  private final class Batch implements ScoringJob.Requeue {
+    final List<RewardInput> in;
+    final long limit;
+    final ScoringJob.Outcomes outcomes;
+    final List<ScoringJob> jobs = new CopyOnWriteArrayList<>();
+    volatile boolean wide;
+
+    Batch(List<RewardInput> in, long limit) {
+      this.in = in;
+      this.limit = limit;
+      this.outcomes = new ScoringJob.Outcomes(in.size());
+    }
+
+    @Override
+    public void range(int from, int to) {
+      if (wide && !fn.prefersBatch()) {
+        for (int i = from; i < to; i++) {
+          submit(new ScoringJob(fn, in, i, i + 1, limit, outcomes, this));
         }
-        for (ScoringJob job : jobs) {
-          Thread stuck = job.expireIfOverdue(now);
-          if (stuck != null) {
-            pool.abandon(stuck);
+      } else {
+        submit(new ScoringJob(fn, in, from, to, limit, outcomes, this));
+      }
+    }
+
+    private void submit(ScoringJob job) {
+      jobs.add(job);
+      pool.execute(job);
+    }
+
+    void await() {
+      long pollNanos =
+          Math.max(
+              TimeUnit.MILLISECONDS.toNanos(1),
+              Math.min(TimeUnit.MILLISECONDS.toNanos(20), config.timeout().toNanos() / 10));
+      // Safety net: even if every worker were stuck, the batch returns after twice the time a
+      // full pool needs at the per-call limit (and, once wide, after a few limits).
+      long rounds =
+          ((long) outcomes.results.length + config.parallelism() - 1) / config.parallelism() + 1;
+      long deadline =
+          System.nanoTime()
+              + Math.min(
+                  Long.MAX_VALUE / 4, saturatedTimes(config.timeout().toNanos(), 2 * rounds));
+      try {
+        while (!outcomes.done.await(pollNanos, TimeUnit.NANOSECONDS)) {
+          long now = System.nanoTime();
+          if (now - deadline > 0) {
+            giveUp(jobs);
+            return;
+          }
+          if (expireOverdue(now) && !wide) {
+            deadline = Math.min(deadline, goWide(now));
           }
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // unfinished inputs are counted as timeouts below
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // unfinished inputs are counted as timeouts below
+    }
+
+    /** Abandons the overdue calls' threads; true when there was one. */
+    private boolean expireOverdue(long now) {
+      boolean any = false;
+      for (ScoringJob job : jobs) {
+        Thread stuck = job.expireIfOverdue(now);
+        if (stuck != null) {
+          pool.abandon(stuck);
+          any = true;
+        }
+      }
+      return any;
+    }
+
+    /** Scatters the jobs left into single calls on extra threads; returns the new deadline. */
+    private long goWide(long now) {
+      wide = true;
+      for (ScoringJob job : jobs) {
+        job.scatter();
+      }
+      long left = outcomes.done.getCount();
+      pool.burst((int) Math.min(MAX_BURST, left));
+      long waves = (left + MAX_BURST - 1) / MAX_BURST;
+      // Every wave of calls costs at most one limit; half a limit more covers the hand-off.
+      return now + saturatedTimes(limit, waves + 1) - limit / 2;
     }
   }
 

@@ -2,14 +2,14 @@ package dev.javelin.rewards;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Consumer;
 
 /**
  * Scores {@code inputs[from, to)} on one pool thread, one call per input (or one {@code scoreBatch}
  * call for batch functions), recording each outcome in the shared {@link Outcomes}. Several inputs
  * per job amortise the queue hand-off; the time limit still applies per call: when the watchdog
  * finds the current call overdue it marks that input timed out, abandons this job (and its thread)
- * and re-queues the inputs not yet scored as a new job.
+ * and re-queues the inputs not yet scored as a new job. Once a batch has seen a timeout the scorer
+ * {@link #scatter}s its jobs, so that the inputs left are scored one per job, side by side.
  */
 final class ScoringJob implements Runnable {
 
@@ -19,7 +19,8 @@ final class ScoringJob implements Runnable {
   private final int to;
   private final long limitNanos;
   private final Outcomes outcomes;
-  private final Consumer<ScoringJob> requeue;
+  private final Requeue requeue;
+  private int end; // guarded by this; scatter() lowers it, inputs from it on went to other jobs
   private boolean abandoned; // guarded by this
   private int current = -1; // guarded by this; index of the call in progress, -1 before start
   private long callStart; // guarded by this
@@ -33,11 +34,12 @@ final class ScoringJob implements Runnable {
       int to,
       long limitNanos,
       Outcomes outcomes,
-      Consumer<ScoringJob> requeue) {
+      Requeue requeue) {
     this.fn = fn;
     this.inputs = inputs;
     this.from = from;
     this.to = to;
+    this.end = to;
     this.limitNanos = limitNanos;
     this.outcomes = outcomes;
     this.requeue = requeue;
@@ -98,7 +100,7 @@ final class ScoringJob implements Runnable {
   }
 
   private synchronized boolean begin(int i) {
-    if (abandoned) {
+    if (abandoned || i >= end) {
       return false;
     }
     current = i;
@@ -129,10 +131,37 @@ final class ScoringJob implements Runnable {
     for (int i = current; i < timedOutTo; i++) {
       outcomes.timeout(i);
     }
-    if (timedOutTo < to) {
-      requeue.accept(new ScoringJob(fn, inputs, timedOutTo, to, limitNanos, outcomes, requeue));
+    if (timedOutTo < end) {
+      requeue.range(timedOutTo, end);
     }
     return runner;
+  }
+
+  /**
+   * Hands the inputs this job has not started to {@link Requeue#range} (which then scores them one
+   * per job) and lets this job end after its call in progress. Batch jobs are left alone: their
+   * inputs are one call.
+   */
+  synchronized void scatter() {
+    if (abandoned || fn.prefersBatch()) {
+      return;
+    }
+    int next = current < 0 ? from : current + 1;
+    if (next >= end) {
+      return;
+    }
+    int oldEnd = end;
+    end = next;
+    if (current < 0) {
+      abandoned = true; // never started: nothing of it is left to run
+    }
+    requeue.range(next, oldEnd);
+  }
+
+  /** Where a job hands inputs it will not score itself. */
+  interface Requeue {
+    /** Queues {@code inputs[from, to)} for scoring. */
+    void range(int from, int to);
   }
 
   /**

@@ -228,4 +228,63 @@ class RewardScorerTest {
             IllegalArgumentException.class, () -> new RewardScorerConfig(1, Duration.ZERO, 1));
     assertTrue(e.getMessage().contains("timeout"));
   }
+
+  /** Sleeps (interruptibly) for a minute on every call: a reward waiting on a dead service. */
+  static final class Sleeper implements RewardFunction {
+    @Override
+    public String name() {
+      return "sleeper";
+    }
+
+    @Override
+    public RewardResult score(RewardInput in) {
+      try {
+        Thread.sleep(60_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return RewardResult.zero();
+    }
+  }
+
+  @Test
+  void aBatchOfHangingCallsCostsAboutTwoLimitsNotOnePerCall() {
+    // 160 calls at 0.5 s on 2 threads took 40 s when each hung call waited its turn.
+    String[] responses = new String[160];
+    java.util.Arrays.fill(responses, "x");
+    try (RewardScorer s =
+        new RewardScorer(new Sleeper(), new RewardScorerConfig(2, Duration.ofMillis(500), 1))) {
+      long t0 = System.nanoTime();
+      ScoredBatch b = s.scoreAll(inputs(responses));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      assertEquals(160.0, b.metrics().get("reward/timeouts"));
+      assertTrue(seconds < 2.5, "160 hanging calls at a 0.5 s limit took " + seconds + " s");
+    }
+  }
+
+  @Test
+  void aFewHangingCallsAmongFastOnesCostTheLimitOnceAndLoseOnlyThemselves() {
+    String[] responses = new String[200];
+    for (int i = 0; i < responses.length; i++) {
+      responses[i] = i % 20 == 7 ? "hang" : "x".repeat(i % 3 + 1);
+    }
+    Tricky fn = new Tricky();
+    try (RewardScorer s =
+        new RewardScorer(fn, new RewardScorerConfig(2, Duration.ofMillis(400), 1))) {
+      long t0 = System.nanoTime();
+      ScoredBatch b = s.scoreAll(inputs(responses));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      assertEquals(10.0, b.metrics().get("reward/timeouts"));
+      for (int i = 0; i < responses.length; i++) {
+        double expected = i % 20 == 7 ? 0.0 : i % 3 + 1;
+        assertEquals(expected, b.results().get(i).score(), "input " + i);
+      }
+      assertTrue(seconds < 2.0, "10 hanging calls at a 0.4 s limit took " + seconds + " s");
+      // The burst's threads do not hold the next batch back.
+      ScoredBatch next = s.scoreAll(inputs("a", "bb"));
+      assertEquals(List.of(1.0, 2.0), next.results().stream().map(RewardResult::score).toList());
+    } finally {
+      fn.released = true;
+    }
+  }
 }

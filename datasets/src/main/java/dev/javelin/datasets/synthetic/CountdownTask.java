@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.stream.Collectors;
 
 /**
  * Countdown: reach a target from given numbers, each used exactly once, with {@code + - * /}; data
@@ -63,8 +64,9 @@ public record CountdownTask(CountdownConfig config) implements SyntheticTask {
 
   private static Problem problem(List<Long> numbers, long target, String solution) {
     String question =
+        // The numbers without list brackets, which the character tokenizer cannot encode.
         "Using the numbers "
-            + numbers
+            + numbers.stream().map(String::valueOf).collect(Collectors.joining(", "))
             + ", create an equation that equals "
             + target
             + ". You can use basic arithmetic operations (+, -, *, /) and each number must be"

@@ -7,6 +7,7 @@ import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
+import dev.javelin.recipes.driver.ResumeCheck;
 import dev.javelin.recipes.driver.RunCheckpoints;
 import dev.javelin.recipes.driver.RunParts;
 import dev.javelin.recipes.driver.RunSummary;
@@ -62,6 +63,7 @@ public final class Commands {
     TaskData task = TaskLoader.load(recipe);
     int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
     RunCheckpoints.refuseToOverwrite(recipe);
+    ResumeCheck.refuseForeignModel(recipe);
     Path dir = prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
@@ -221,8 +223,17 @@ public final class Commands {
               recipe,
               task.val(),
               task.stopTokenIds());
+      Path dir = EvalReport.dirFor(target, recipe);
+      v.logSamplesTo(dir.resolve(EvalReport.GENERATIONS));
+      long t0 = System.nanoTime();
       Map<String, Double> m = new TreeMap<>(v.run(0));
+      double seconds = (System.nanoTime() - t0) / 1e9;
       m.forEach((k, val) -> out.printf(Locale.ROOT, "%s = %.4f%n", k, val));
+      Path written =
+          new EvalReport(target, recipe.model().path(), m, seconds, v.lastTokens(), v.lastSamples())
+              .print(out)
+              .write(dir);
+      out.println("eval report: " + written.toAbsolutePath());
       return m;
     }
   }

@@ -7,6 +7,7 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -23,7 +24,7 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return checked(() -> ModelCheckpoint.config(checkpoint));
+      return checked(checkpoint, () -> ModelCheckpoint.config(checkpoint));
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
     return recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2"));
@@ -44,7 +45,7 @@ public final class ModelInit {
       return recipe.model().modelType();
     }
     Path checkpoint = modelDir(recipe);
-    String actual = checked(() -> ModelCheckpoint.architecture(checkpoint));
+    String actual = checked(checkpoint, () -> ModelCheckpoint.architecture(checkpoint));
     String stated = recipe.model().modelType();
     if (recipe.model().modelTypeStated() && !stated.equals(actual)) {
       throw new ConfigException(
@@ -66,18 +67,32 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return checked(() -> ModelCheckpoint.load(checkpoint));
+      return checked(checkpoint, () -> ModelCheckpoint.load(checkpoint));
     }
     return ModelCheckpoint.random(
         config(recipe), recipe.model().initSeed(), recipe.model().initStd());
   }
 
-  /** A malformed GGUF is bad user input: one line naming the key and the file, no stack trace. */
-  private static <T> T checked(Supplier<T> read) {
+  /**
+   * A malformed GGUF or config.json is bad user input: one line naming the key and the file, no
+   * stack trace. (A config.json with zero heads divides by zero while deriving head_dim.)
+   */
+  private static <T> T checked(Path checkpoint, Supplier<T> read) {
     try {
       return read.get();
     } catch (GgufException e) {
       throw new ConfigException("recipe key 'actor_rollout_ref.model.path': " + e.getMessage());
+    } catch (IllegalArgumentException | UncheckedIOException | ArithmeticException e) {
+      String file =
+          ModelCheckpoint.isGguf(checkpoint) ? checkpoint.toString() : checkpoint + "/config.json";
+      String why = e.getMessage() == null ? e.toString() : e.getMessage();
+      if (e.getCause() != null && e.getCause().getMessage() != null) {
+        why += " (" + e.getCause().getMessage().lines().findFirst().orElse("") + ")";
+      }
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.path': "
+              + (why.contains(file) ? why : file + ": " + why),
+          e);
     }
   }
 

@@ -18,6 +18,9 @@ import java.util.Locale;
  * @param stopped whether the run stopped early (Ctrl-C)
  * @param runDir {@code trainer.default_local_dir}
  * @param heldOutIsAccuracy whether the held-out values are accuracies ({@link HeldOut})
+ * @param modelDir where the final model went when it is not a step checkpoint (SFT), else null
+ * @param endedBy what ended the run before its last step other than Ctrl-C (e.g. {@code
+ *     sft.stop_at_accuracy}), else null
  */
 public record RunSummary(
     int firstStep,
@@ -29,7 +32,36 @@ public record RunSummary(
     double seconds,
     boolean stopped,
     Path runDir,
-    boolean heldOutIsAccuracy) {
+    boolean heldOutIsAccuracy,
+    Path modelDir,
+    String endedBy) {
+
+  /** A GRPO run's summary: checkpoints in the run directory, no early-stop criterion. */
+  public RunSummary(
+      int firstStep,
+      int lastStep,
+      double startAccuracy,
+      double finalAccuracy,
+      int finalAccuracyStep,
+      double finalReward,
+      double seconds,
+      boolean stopped,
+      Path runDir,
+      boolean heldOutIsAccuracy) {
+    this(
+        firstStep,
+        lastStep,
+        startAccuracy,
+        finalAccuracy,
+        finalAccuracyStep,
+        finalReward,
+        seconds,
+        stopped,
+        runDir,
+        heldOutIsAccuracy,
+        null,
+        null);
+  }
 
   /** The lines printed at the end of a run. */
   public String render() {
@@ -37,10 +69,11 @@ public record RunSummary(
     sb.append(
         String.format(
             Locale.ROOT,
-            "%s after step %d in %s%s%n",
+            "%s after step %d in %s%s%s%n",
             stopped ? "stopped" : "finished",
             lastStep,
             ConsoleProgress.duration(seconds),
+            endedBy == null ? "" : " (" + endedBy + ")",
             Double.isNaN(finalReward)
                 ? ""
                 : String.format(Locale.ROOT, "; last-step reward %.3f", finalReward)));
@@ -56,7 +89,12 @@ public record RunSummary(
               finalAccuracyStep,
               HeldOut.delta(startAccuracy, finalAccuracy, acc)));
     }
-    sb.append("checkpoints and metrics.jsonl: ").append(runDir.toAbsolutePath());
+    if (modelDir != null) {
+      sb.append("model: ").append(modelDir.toAbsolutePath()).append(System.lineSeparator());
+      sb.append("metrics.jsonl: ").append(runDir.resolve("metrics.jsonl").toAbsolutePath());
+    } else {
+      sb.append("checkpoints and metrics.jsonl: ").append(runDir.toAbsolutePath());
+    }
     return sb.toString();
   }
 }

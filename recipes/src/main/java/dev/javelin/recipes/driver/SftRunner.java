@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -77,13 +78,16 @@ public final class SftRunner {
     boolean isAccuracy = heldOutIsAccuracy;
     Map<String, Double> m = Map.of();
     int step = 0;
+    String endedBy = null;
     while (step < total && !stop.requested()) {
       step++;
       long t0 = System.nanoTime();
       List<SftExample> batch = new ArrayList<>();
       order.next().forEach(e -> batch.add(examples.get(e)));
       m = new LinkedHashMap<>(trainer.sftStep(batch));
-      m.put(MetricNames.STEP_SECONDS, (System.nanoTime() - t0) / 1e9);
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      m.put(MetricNames.STEP_SECONDS, seconds);
+      m.put(MetricNames.THROUGHPUT, tokens(batch) / seconds); // what the bar shows as tok/s
       if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
         acc = validate(step);
         accStep = step;
@@ -95,7 +99,16 @@ public final class SftRunner {
         console.step(step, total, m, HeldOut.value(m));
       }
       if (m.containsKey(HeldOut.ACC) && acc >= stopAtAccuracy()) {
-        break; // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
+        // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
+        endedBy =
+            String.format(
+                Locale.ROOT,
+                "sft.stop_at_accuracy %s reached: %s at step %d of %d",
+                HeldOut.format(stopAtAccuracy(), true),
+                HeldOut.format(acc, true),
+                step,
+                total);
+        break;
       }
     }
     writeModel(outputDir(recipe));
@@ -108,8 +121,19 @@ public final class SftRunner {
         Double.NaN,
         (System.nanoTime() - start) / 1e9,
         stop.requested(),
+        recipe.trainer().defaultLocalDir(),
+        isAccuracy,
         outputDir(recipe),
-        isAccuracy);
+        endedBy);
+  }
+
+  /** Prompt and response tokens of a batch. */
+  private static long tokens(List<SftExample> batch) {
+    long n = 0;
+    for (SftExample e : batch) {
+      n += e.promptIds().length + e.responseIds().length;
+    }
+    return n;
   }
 
   /** {@code sft.stop_at_accuracy}, or +∞ when unset. */

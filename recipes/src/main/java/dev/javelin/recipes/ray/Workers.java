@@ -9,6 +9,7 @@ import dev.javelin.recipes.driver.LocalSamplerPool;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RecipeTrainerFactory;
 import dev.javelin.recipes.driver.SamplerPool;
+import dev.javelin.recipes.driver.WeightFiles;
 import dev.javelin.sampler.SamplerActor;
 import dev.javelin.trainer.Trainer;
 import java.io.IOException;
@@ -86,6 +87,7 @@ public final class Workers implements AutoCloseable {
     if (!recipe.trainer().ray().equals("cluster")) {
       checkDevice(device); // here the workers share this host: fail before any actor starts
       checkWeights(recipe.model().path());
+      WeightFiles.check(recipe); // shapes against config.json, from the headers only
     }
     if (recipe.trainer().ray().equals("off")) {
       List<SamplerActor> samplers = new ArrayList<>();

@@ -19,6 +19,7 @@ import dev.javelin.datasets.synthetic.SyntheticTask;
 import dev.javelin.datasets.tokenizer.Tokenizers;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.DataConfig;
+import dev.javelin.recipes.config.ModelSection;
 import dev.javelin.recipes.config.RecipeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,22 +34,47 @@ public final class TaskLoader {
 
   private TaskLoader() {}
 
+  /** The tokenizer a GGUF file carries in its metadata. */
+  private static Tokenizer ggufTokenizer(Path gguf, String key) {
+    if (!Files.isRegularFile(gguf)) {
+      throw new ConfigException("recipe key '" + key + "': no GGUF file " + gguf.toAbsolutePath());
+    }
+    try (GgufFile f = GgufFile.open(gguf)) {
+      return Tokenizers.fromGgufMetadata(f.metadata(), gguf.toString());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("recipe key '" + key + "': " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A named model that is not there is an error, not a silent switch to the character tokenizer
+   * (which would then skip every prompt it cannot encode).
+   */
+  private static void requireModelAt(Path dir) {
+    if (!Files.exists(dir)) {
+      throw new ConfigException(
+          "recipe key 'actor_rollout_ref.model.path': no model at "
+              + dir.toAbsolutePath()
+              + "; put a checkpoint there (config.json, model.safetensors, tokenizer.json), pass"
+              + " actor_rollout_ref.model.path=<dir>, or actor_rollout_ref.model.path= for a"
+              + " random model of the init.* shape");
+    }
+  }
+
   /** The recipe's tokenizer: {@code tokenizer_path}, else the model's directory, else char. */
   public static Tokenizer tokenizer(RecipeConfig recipe) {
     String path = recipe.model().tokenizerPath();
+    if (path != null && ModelCheckpoint.isGguf(Path.of(path))) {
+      return ggufTokenizer(Path.of(path), ModelSection.TOKENIZER_PATH.name());
+    }
     if (path == null
         && recipe.model().path() != null
         && ModelCheckpoint.isGguf(Path.of(recipe.model().path()))) {
-      Path gguf = Path.of(recipe.model().path());
-      try (GgufFile f = GgufFile.open(gguf)) { // the tokenizer travels in the GGUF's metadata
-        return Tokenizers.fromGgufMetadata(f.metadata(), gguf.toString());
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(
-            "recipe key 'actor_rollout_ref.model.path': " + e.getMessage(), e);
-      }
+      return ggufTokenizer(Path.of(recipe.model().path()), ModelSection.PATH.name());
     }
     if (path == null && recipe.model().path() != null) {
       Path dir = Path.of(recipe.model().path());
+      requireModelAt(dir);
       path = Files.isRegularFile(dir.resolve("tokenizer.json")) ? dir.toString() : "char";
     }
     if (path == null || path.equals("char")) {

@@ -11,13 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A newcomer's first hour, in one short pass: the main command, eval, a reward from a .java file, a
- * custom JSONL dataset, a typo and a truncated checkpoint. Every exit code is the documented one
- * and no output line is a Java stack frame.
+ * custom JSONL dataset, a typo, a truncated checkpoint, and Ctrl-C (a real SIGINT to a launched
+ * {@code javelin run} process) then a resume. Every exit code is the documented one and no output
+ * line is a Java stack frame.
  */
 class NewcomerTest {
   @TempDir Path tmp;
@@ -83,8 +85,62 @@ class NewcomerTest {
     assertEquals(1, err().strip().lines().count(), err());
     assertTrue(err().contains(weights.getFileName().toString()), err());
 
+    ctrlCThenResume(tmp.resolve("ctrl-c"));
+
     for (String text : transcript) {
       assertFalse(text.lines().anyMatch(l -> l.matches("^\\s+at [a-z].*")), text);
     }
+  }
+
+  /** Ctrl-C in a launched run saves a checkpoint and exits 1; the rerun resumes after it. */
+  private void ctrlCThenResume(Path dir) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@src/main/resources/dev/javelin/recipes/add-opens.args",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+    cmd.addAll(List.of(TinyRecipe.runArgs(dir, 100_000)));
+    Path log = tmp.resolve("ctrl-c.log");
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      Path metrics = dir.resolve("metrics.jsonl");
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!(Files.exists(metrics) && Files.readAllLines(metrics).size() >= 3)) {
+        assertTrue(p.isAlive() && System.nanoTime() < until, Files.readString(log));
+        Thread.sleep(20);
+      }
+      assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "Ctrl-C did not stop the run");
+      String printed = Files.readString(log);
+      transcript.add(printed);
+      assertEquals(1, p.exitValue(), printed);
+      assertTrue(
+          printed.contains("interrupted: finishing the step and saving a checkpoint"), printed);
+    } finally {
+      p.destroyForcibly();
+    }
+    int saved =
+        Integer.parseInt(
+            Files.readString(dir.resolve("latest_checkpointed_iteration.txt")).strip());
+    assertTrue(saved >= 2 && Files.isDirectory(dir.resolve("global_step_" + saved)), "" + saved);
+
+    assertEquals(0, run(TinyRecipe.runArgs(dir, saved + 2)), err());
+    List<Long> steps = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("metrics.jsonl"))) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("\"step\":([0-9]+)").matcher(line);
+      assertTrue(m.find(), line);
+      steps.add(Long.parseLong(m.group(1)));
+    }
+    assertEquals(saved + 2L, steps.get(steps.size() - 1), steps.toString());
+    assertEquals(steps.stream().distinct().count(), steps.size(), "a step twice: " + steps);
+    assertEquals(
+        saved + 2,
+        Integer.parseInt(
+            Files.readString(dir.resolve("latest_checkpointed_iteration.txt")).strip()));
   }
 }

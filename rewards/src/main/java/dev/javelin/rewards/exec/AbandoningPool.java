@@ -3,13 +3,15 @@ package dev.javelin.rewards.exec;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fixed-size pool of daemon threads whose stuck workers can be abandoned. Java cannot kill a
  * thread running a runaway reward function, so on a timeout the caller {@link #abandon}s the
  * worker: it is interrupted, told to exit after its current task, and a fresh worker takes its
- * place so capacity never shrinks.
+ * place so capacity never shrinks. {@link #burst} adds temporary workers for a while, so that many
+ * calls that only wait (a hanging reward) wait side by side instead of in turn.
  */
 public final class AbandoningPool implements AutoCloseable {
 
@@ -19,6 +21,7 @@ public final class AbandoningPool implements AutoCloseable {
 
   private final AtomicInteger serial = new AtomicInteger();
   private final AtomicInteger abandonedCount = new AtomicInteger();
+  private final AtomicInteger temporaries = new AtomicInteger();
   private volatile boolean closed;
 
   /** Starts {@code size} daemon workers named {@code name-N}. */
@@ -58,14 +61,36 @@ public final class AbandoningPool implements AutoCloseable {
                 + n
                 + " stuck threads; is a reward function hanging?");
       }
-      if (!closed) {
-        spawn();
+      if (w.temporary) {
+        w.leaveCount(); // not replaced, and no longer counted while it finishes its stuck call
+      } else if (!closed) {
+        spawn(false);
+      }
+    }
+  }
+
+  /**
+   * Starts temporary workers until {@code count} of them are alive (at most); each exits once the
+   * queue has been empty for a second.
+   */
+  public void burst(int count) {
+    while (!closed) {
+      int now = temporaries.get();
+      if (now >= count) {
+        return;
+      }
+      if (temporaries.compareAndSet(now, now + 1)) {
+        spawn(true);
       }
     }
   }
 
   private void spawn() {
-    Worker w = new Worker(name + "-" + serial.incrementAndGet());
+    spawn(false);
+  }
+
+  private void spawn(boolean temporary) {
+    Worker w = new Worker(name + "-" + serial.incrementAndGet(), temporary);
     w.start();
   }
 
@@ -79,15 +104,32 @@ public final class AbandoningPool implements AutoCloseable {
   }
 
   private final class Worker extends Thread {
+    final boolean temporary;
     volatile boolean abandoned;
+    private final AtomicBoolean counted = new AtomicBoolean(true);
 
-    Worker(String threadName) {
+    Worker(String threadName, boolean temporary) {
       super(threadName);
+      this.temporary = temporary;
       setDaemon(true);
     }
 
     @Override
     public void run() {
+      try {
+        work();
+      } finally {
+        leaveCount();
+      }
+    }
+
+    void leaveCount() {
+      if (temporary && counted.getAndSet(false)) {
+        temporaries.decrementAndGet();
+      }
+    }
+
+    private void work() {
       while (!closed && !abandoned) {
         Runnable task;
         try {
@@ -98,6 +140,9 @@ public final class AbandoningPool implements AutoCloseable {
           }
           Thread.interrupted();
           continue;
+        }
+        if (task == null && temporary) {
+          return; // idle for a second: the burst is over
         }
         if (task != null && !abandoned) {
           task.run();
