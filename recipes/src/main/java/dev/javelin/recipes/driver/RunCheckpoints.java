@@ -77,7 +77,7 @@ public final class RunCheckpoints {
       throw new ConfigException(
           "recipe key 'trainer.resume_mode': disable, but "
               + recipe.trainer().defaultLocalDir()
-              + " already holds checkpoints (newest "
+              + " already holds checkpoints (latest "
               + (steps.isEmpty() ? Checkpointer.MARKER : steps.get(steps.size() - 1).getFileName())
               + "); nothing was changed. To start fresh set another trainer.default_local_dir"
               + " (or delete that directory); to continue that run drop"
