@@ -138,6 +138,17 @@ class CheckpointStorageFaultTest {
   }
 
   @Test
+  void aManifestNamingAFileOutsideTheCheckpointIsDamage() throws IOException {
+    Checkpointer c = twoSteps();
+    Files.writeString(
+        root.resolve("global_step_2").resolve(CheckpointManifest.FILE),
+        "{\"format\":\"javelin-checkpoint-manifest/1\",\"files\":{\"../global_step_1/"
+            + "model.safetensors\":{\"bytes\":65536,\"crc32c\":\"00000000\"}}}");
+    assertEquals(Optional.of(root.resolve("global_step_1")), c.latest());
+    assertTrue(warnings.get(0).contains("is not a file inside it"), warnings::toString);
+  }
+
+  @Test
   void aMarkerNamingAMissingStepFallsBackToThePreviousOne() throws IOException {
     Checkpointer c = twoSteps();
     Files.writeString(root.resolve(Checkpointer.MARKER), "7");
