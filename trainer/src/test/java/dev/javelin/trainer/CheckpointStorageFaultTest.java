@@ -64,7 +64,7 @@ class CheckpointStorageFaultTest {
     return dir -> {
       byte[] weights = new byte[64 << 10];
       for (int i = 0; i < weights.length; i++) {
-        weights[i] = (byte) (i * 31 + step);
+        weights[i] = (byte) (31L * i + step);
       }
       Files.write(dir.resolve("model.safetensors"), weights);
       Files.writeString(dir.resolve("trainer_state.json"), "{\"step\": " + step + "}");
