@@ -93,7 +93,8 @@ public final class Checkpointer {
       throw cannotWrite(target, e);
     } catch (RuntimeException e) {
       deleteQuietly(tmp);
-      throw e;
+      // a write error that reached us wrapped (by a remote trainer's actor call, say)
+      throw ioCause(e) != null ? cannotWrite(target, ioCause(e)) : e;
     }
     prune(step);
     return target;
@@ -115,6 +116,16 @@ public final class Checkpointer {
       throw e;
     }
     deleteTree(old);
+  }
+
+  private static IOException ioCause(Throwable t) {
+    Throwable c = t;
+    for (int depth = 0; c != null && depth < 16; depth++, c = c.getCause()) {
+      if (c instanceof IOException io) {
+        return io;
+      }
+    }
+    return null;
   }
 
   private CheckpointStorageException cannotWrite(Path target, Exception e) {

@@ -209,6 +209,29 @@ class CheckpointStorageFaultTest {
   }
 
   @Test
+  void aWriteErrorWrappedByARemoteCallIsStillOneLine() throws IOException {
+    Checkpointer c = new Checkpointer(root, 0);
+    c.save(1, checkpoint(1));
+    byte[] before = Files.readAllBytes(root.resolve("global_step_1/model.safetensors"));
+    CheckpointStorageException e =
+        assertThrows(
+            CheckpointStorageException.class,
+            () ->
+                c.save(
+                    2,
+                    dir -> {
+                      throw new IllegalStateException(
+                          "actor call failed",
+                          new java.io.UncheckedIOException(
+                              new IOException(
+                                  dir + "/model.safetensors: No space left on device")));
+                    }));
+    assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+    assertTrue(e.getMessage().contains("latest checkpoint is still global_step_1"), e.getMessage());
+    assertUnchanged(c, before);
+  }
+
+  @Test
   void anUnwritableDirectoryStopsTheRunBeforeItTrains() throws IOException {
     Path file = Files.writeString(root.resolve("not-a-dir"), "x");
     Checkpointer c = new Checkpointer(file.resolve("checkpoints"), 0);
