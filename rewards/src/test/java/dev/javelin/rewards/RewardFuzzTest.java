@@ -11,10 +11,12 @@ import java.util.Map;
  * Contract: every built-in reward scores any model output with a finite score (model output is
  * untrusted; answers are parsed, never evaluated as code). The only exception allowed is {@link
  * IllegalArgumentException} for a ground truth of the wrong form, a dataset error the scorer
- * counts.
+ * counts. Countdown also scores every output against a well-formed puzzle, so that its expression
+ * parser sees the fuzzed text even when the fuzzed ground truth is no puzzle.
  */
 class RewardFuzzTest {
   private static final RewardRegistry REGISTRY = RewardRegistry.load();
+  private static final String PUZZLE = "{\"target\": 24, \"numbers\": [3, 4, 6, 1]}";
 
   @FuzzTest(maxDuration = "20s")
   void everyBuiltInRewardScoresAnyOutput(FuzzedDataProvider data) {
@@ -36,5 +38,8 @@ class RewardFuzzTest {
       }
       assertTrue(Double.isFinite(r.score()), name + " gave " + r.score());
     }
+    RewardResult countdown =
+        REGISTRY.create("countdown", Map.of()).score(RewardInput.of("countdown", response, PUZZLE));
+    assertTrue(Double.isFinite(countdown.score()), "countdown gave " + countdown.score());
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -20,9 +21,11 @@ import java.util.stream.Stream;
  * Step checkpoints under {@code trainer.default_local_dir}, in VeRL's layout: one {@code
  * global_step_N/} per save and a {@code latest_checkpointed_iteration.txt} marker holding N.
  *
- * <p>Nothing is lost on a crash: a step is written into a hidden temporary directory and renamed
- * into place in one atomic move, and the marker is replaced atomically after that, so the marker
- * always names a complete checkpoint. Only the newest {@code keep} checkpoints are kept.
+ * <p>Nothing is lost on a crash: a step is written into a hidden temporary directory, its files are
+ * checksummed into a {@link CheckpointManifest} and flushed to disk, the directory is renamed into
+ * place in one atomic move, and the marker is replaced atomically after that, so the marker always
+ * names a complete checkpoint. A checkpoint damaged on disk later is found by its checksums and
+ * skipped on resume. Only the newest {@code keep} checkpoints are kept.
  */
 public final class Checkpointer {
   /** VeRL's marker file name. */
@@ -64,9 +67,12 @@ public final class Checkpointer {
   }
 
   /**
-   * Writes step {@code step} atomically, points the marker at it and prunes old steps.
+   * Writes step {@code step} atomically with a checksum manifest, points the marker at it and
+   * prunes old steps. On failure nothing the run had is changed and the exception says what to do.
    *
    * @return the step directory
+   * @throws CheckpointStorageException when the checkpoint cannot be written (unwritable directory,
+   *     full disk); step {@code step} is then not saved
    */
   public Path save(long step, Writer writer) {
     if (step < 0) {
@@ -79,47 +85,162 @@ public final class Checkpointer {
       deleteLeftovers();
       Files.createDirectory(tmp);
       writer.write(tmp);
-      if (Files.exists(target)) {
-        // Re-saving a step: move the old copy aside first, so the target name never holds a mix.
-        Path old = root.resolve(TMP_PREFIX + step + "-old-" + System.nanoTime());
-        Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-        deleteTree(old);
-      } else {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-      }
+      CheckpointManifest.write(tmp);
+      publish(tmp, target, step);
       writeMarker(step);
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       deleteQuietly(tmp);
-      throw new UncheckedIOException("cannot write checkpoint " + target, e);
+      throw cannotWrite(target, e);
+    } catch (RuntimeException e) {
+      deleteQuietly(tmp);
+      // a write error that reached us wrapped (by a remote trainer's actor call, say)
+      throw ioCause(e) != null ? cannotWrite(target, ioCause(e)) : e;
     }
     prune(step);
     return target;
   }
 
-  /** The checkpoint the marker names, if there is a marker and it names an existing step. */
+  /** Moves the finished {@code tmp} to {@code target}; an older copy is restored if that fails. */
+  private void publish(Path tmp, Path target, long step) throws IOException {
+    if (!Files.exists(target)) {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+      return;
+    }
+    // Re-saving a step: move the old copy aside first, so the target name never holds a mix.
+    Path old = root.resolve(TMP_PREFIX + step + "-old-" + System.nanoTime());
+    Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      Files.move(old, target, StandardCopyOption.ATOMIC_MOVE);
+      throw e;
+    }
+    deleteTree(old);
+  }
+
+  private static IOException ioCause(Throwable t) {
+    Throwable c = t;
+    for (int depth = 0; c != null && depth < 16; depth++, c = c.getCause()) {
+      if (c instanceof IOException io) {
+        return io;
+      }
+    }
+    return null;
+  }
+
+  private CheckpointStorageException cannotWrite(Path target, Exception e) {
+    String previous = markedStep().map(n -> stepDir(n).getFileName().toString()).orElse("none");
+    String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (e.getCause() != null && e.getCause().getMessage() != null) {
+      reason = reason + " (" + e.getCause().getMessage() + ")";
+    }
+    return new CheckpointStorageException(
+        "cannot write checkpoint "
+            + target
+            + ": "
+            + reason.lines().findFirst().orElse(reason)
+            + "; it was not saved and the latest checkpoint is still "
+            + previous
+            + ". Free space in (or make writable) "
+            + root
+            + ", or set trainer.default_local_dir to another directory, then rerun the same"
+            + " command to resume",
+        e);
+  }
+
+  /**
+   * The checkpoint to resume from: the one the marker names or, when that one is missing or damaged
+   * (see {@link CheckpointManifest#problem}), the newest complete one before it, with a warning
+   * naming both. Empty when there is no marker.
+   *
+   * @throws CheckpointStorageException when the marker names steps but none of them is complete
+   */
   public Optional<Path> latest() {
     Path marker = root.resolve(MARKER);
     if (!Files.isRegularFile(marker)) {
       return Optional.empty();
     }
-    String text;
-    try {
-      if (Files.size(marker) > 64) {
-        throw new IllegalStateException(marker + " is not a step number");
+    Optional<Long> marked = markedStep();
+    List<String> problems = new ArrayList<>();
+    if (marked.isEmpty()) {
+      problems.add(marker.getFileName() + " does not hold a step number");
+    } else if (!Files.isDirectory(stepDir(marked.get()))) {
+      problems.add(
+          marker.getFileName()
+              + " names step "
+              + marked.get()
+              + " but "
+              + stepDir(marked.get()).getFileName()
+              + " is gone");
+    }
+    List<Path> candidates = new ArrayList<>(steps());
+    Collections.reverse(candidates);
+    for (Path dir : candidates) {
+      if (marked.isPresent() && stepOf(dir) > marked.get()) {
+        continue; // written after the marker's step but never marked: not a finished save
       }
-      text = Files.readString(marker, StandardCharsets.UTF_8).strip();
+      Optional<String> problem = CheckpointManifest.problem(dir);
+      if (problem.isEmpty()) {
+        if (!problems.isEmpty()) {
+          LOG.warning(
+              String.join("; ", problems)
+                  + "; resuming from the previous complete checkpoint "
+                  + dir);
+        }
+        return Optional.of(dir);
+      }
+      problems.add(dir.getFileName() + " is damaged (" + problem.get() + ")");
+    }
+    throw new CheckpointStorageException(
+        "no complete checkpoint left in "
+            + root
+            + ": "
+            + String.join("; ", problems)
+            + ". To start over, move "
+            + root
+            + " away (or set trainer.default_local_dir to a new directory); to resume from a"
+            + " copy, set trainer.resume_mode to its global_step_N directory");
+  }
+
+  /**
+   * Checks, before a run spends time training, that checkpoints can be written under the root.
+   *
+   * @throws CheckpointStorageException naming the directory and what to do when they cannot
+   */
+  public void requireWritable() {
+    Path probe = root.resolve(".write-probe-" + System.nanoTime());
+    try {
+      Files.createDirectories(root);
+      Files.write(probe, new byte[] {0});
+      Files.delete(probe);
+    } catch (IOException | UncheckedIOException e) {
+      throw new CheckpointStorageException(
+          "cannot write checkpoints to "
+              + root
+              + " ("
+              + e.getMessage()
+              + "); make it writable or set trainer.default_local_dir to another directory",
+          e);
+    }
+  }
+
+  /** True when the directory holds a marker or a step directory (complete or not). */
+  public boolean hasCheckpoints() {
+    return Files.exists(root.resolve(MARKER)) || !steps().isEmpty();
+  }
+
+  /** The step the marker names, if it holds a step number. */
+  private Optional<Long> markedStep() {
+    Path marker = root.resolve(MARKER);
+    try {
+      if (!Files.isRegularFile(marker) || Files.size(marker) > 64) {
+        return Optional.empty();
+      }
+      String text = Files.readString(marker, StandardCharsets.UTF_8).strip();
+      return text.matches("\\d{1,18}") ? Optional.of(Long.parseLong(text)) : Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + marker, e);
+      return Optional.empty();
     }
-    if (!text.matches("\\d{1,18}")) {
-      throw new IllegalStateException(marker + " should hold a step number, found '" + text + "'");
-    }
-    Path dir = stepDir(Long.parseLong(text));
-    if (!Files.isDirectory(dir)) {
-      throw new IllegalStateException(marker + " names step " + text + " but " + dir + " is gone");
-    }
-    return Optional.of(dir);
   }
 
   /** Where to resume from under {@code mode}; empty means start from scratch. */
@@ -133,6 +254,15 @@ public final class Checkpointer {
             "trainer.resume_mode names " + p.dir() + ", which is not a checkpoint directory");
       }
       stepOf(p.dir());
+      Optional<String> problem = CheckpointManifest.problem(p.dir());
+      if (problem.isPresent()) {
+        throw new IllegalArgumentException(
+            "trainer.resume_mode names "
+                + p.dir()
+                + ", which is damaged ("
+                + problem.get()
+                + "); name another global_step_N directory, or auto");
+      }
       return Optional.of(p.dir());
     }
     return latest();

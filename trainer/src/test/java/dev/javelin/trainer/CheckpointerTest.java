@@ -100,13 +100,15 @@ class CheckpointerTest {
   }
 
   @Test
-  void aMarkerNamingAMissingStepIsAnError() throws IOException {
+  void aMarkerNamingAMissingStepWithNothingBeforeItIsAnError() throws IOException {
     Files.createDirectories(root);
     Files.writeString(root.resolve(Checkpointer.MARKER), "42");
-    IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> new Checkpointer(root, 0).latest());
-    assertTrue(e.getMessage().contains("global_step_42"), e.getMessage());
+    CheckpointStorageException e =
+        assertThrows(CheckpointStorageException.class, () -> new Checkpointer(root, 0).latest());
+    assertTrue(e.getMessage().contains("global_step_42 is gone"), e.getMessage());
+    assertTrue(e.getMessage().contains(root.toString()), e.getMessage());
     Files.writeString(root.resolve(Checkpointer.MARKER), "../../etc");
-    assertThrows(IllegalStateException.class, () -> new Checkpointer(root, 0).latest());
+    e = assertThrows(CheckpointStorageException.class, () -> new Checkpointer(root, 0).latest());
+    assertTrue(e.getMessage().contains("does not hold a step number"), e.getMessage());
   }
 }

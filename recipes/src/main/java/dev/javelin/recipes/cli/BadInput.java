@@ -4,6 +4,7 @@ import dev.javelin.backend.checkpoint.safetensors.SafetensorsException;
 import dev.javelin.datasets.DatasetException;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.rewards.RewardConfigException;
+import dev.javelin.trainer.CheckpointStorageException;
 import java.util.Optional;
 
 /**
@@ -23,7 +24,8 @@ final class BadInput {
       if (c instanceof ConfigException
           || c instanceof RewardConfigException
           || c instanceof DatasetException
-          || c instanceof SafetensorsException) {
+          || c instanceof SafetensorsException
+          || c instanceof CheckpointStorageException) {
         return Optional.of((RuntimeException) c);
       }
     }

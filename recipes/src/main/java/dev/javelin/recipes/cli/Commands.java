@@ -299,11 +299,7 @@ public final class Commands {
 
   private static Path prepareRunDir(RecipeConfig recipe) {
     Path dir = recipe.trainer().defaultLocalDir();
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the run directory " + dir, e);
-    }
+    new Checkpointer(dir, 0).requireWritable(); // creates it; one line naming it when it cannot
     return dir;
   }
 

@@ -12,14 +12,15 @@ import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerState;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
  * Step checkpoints of a run under {@code trainer.default_local_dir} (VeRL's layout, written
- * atomically by the trainer module's {@link Checkpointer}), and resuming per {@code
- * trainer.resume_mode}.
+ * atomically and checksummed by the trainer module's {@link Checkpointer}), and resuming per {@code
+ * trainer.resume_mode}: a damaged latest checkpoint is skipped for the previous complete one.
  */
 public final class RunCheckpoints {
   private static final Logger LOG = Logger.getLogger(RunCheckpoints.class.getName());
@@ -48,6 +49,7 @@ public final class RunCheckpoints {
 
   /** Restores the latest (or named) checkpoint into the trainer, or starts fresh. */
   TrainingState resume(DataOrderState fresh) {
+    checkpointer.requireWritable(); // every run saves at its last step: fail now, not then
     Optional<Path> dir;
     try {
       dir = checkpointer.resolve(mode);
@@ -72,20 +74,19 @@ public final class RunCheckpoints {
     if (!(parse(recipe.trainer().resumeMode()) instanceof ResumeMode.Disable)) {
       return;
     }
-    Optional<Path> existing =
-        new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep())
-            .resolve(new ResumeMode.Auto());
-    existing.ifPresent(
-        old -> {
-          throw new ConfigException(
-              "recipe key 'trainer.resume_mode': disable, but "
-                  + recipe.trainer().defaultLocalDir()
-                  + " already holds checkpoints (latest "
-                  + old.getFileName()
-                  + "); nothing was changed. To start fresh set another trainer.default_local_dir"
-                  + " (or delete that directory); to continue that run drop"
-                  + " trainer.resume_mode=disable");
-        });
+    Checkpointer existing =
+        new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
+    List<Path> steps = existing.steps();
+    if (existing.hasCheckpoints()) {
+      throw new ConfigException(
+          "recipe key 'trainer.resume_mode': disable, but "
+              + recipe.trainer().defaultLocalDir()
+              + " already holds checkpoints (latest "
+              + (steps.isEmpty() ? Checkpointer.MARKER : steps.get(steps.size() - 1).getFileName())
+              + "); nothing was changed. To start fresh set another trainer.default_local_dir"
+              + " (or delete that directory); to continue that run drop"
+              + " trainer.resume_mode=disable");
+    }
   }
 
   /**

@@ -82,8 +82,13 @@ final class CheckpointFiles {
     return state;
   }
 
-  private static TrainerState readState(Path file) {
+  /**
+   * Reads {@code trainer_state.json}; throws {@link IllegalArgumentException} naming the file when
+   * it is not one, {@link UncheckedIOException} when it cannot be read.
+   */
+  static TrainerState readState(Path file) {
     JsonNode root;
+    byte[] bytes;
     try {
       if (!Files.isRegularFile(file)) {
         throw new IllegalArgumentException("checkpoint has no " + STATE + ": " + file);
@@ -91,9 +96,15 @@ final class CheckpointFiles {
       if (Files.size(file) > MAX_STATE_BYTES) {
         throw new IllegalArgumentException(file + " is larger than " + MAX_STATE_BYTES + " bytes");
       }
-      root = JSON.readTree(file.toFile());
+      bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
+    }
+    try {
+      root = JSON.readTree(bytes);
+    } catch (IOException e) { // also the CharConversionException of a bad UTF-16/32 guess
+      String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+      throw new IllegalArgumentException(file + " is not valid JSON: " + why, e);
     }
     if (root == null || !FORMAT.equals(root.path("format").asText())) {
       throw new IllegalArgumentException(file + ": not a " + FORMAT + " file");

@@ -17,7 +17,10 @@ final class Filters {
     return switch (name) {
       case "trim" ->
           Methods.strip(
-              string(v, name, line), args.isEmpty() ? null : (String) args.get(0), true, true);
+              string(v, name, line),
+              args.isEmpty() ? null : string(args.get(0), name, line),
+              true,
+              true);
       case "length", "count" -> Access.length(v, line);
       case "string" -> PyValues.str(v);
       case "lower" -> string(v, name, line).toLowerCase(Locale.ROOT);
@@ -25,7 +28,11 @@ final class Filters {
       case "title" -> title(string(v, name, line));
       case "capitalize" -> capitalize(string(v, name, line));
       case "replace" ->
-          string(v, name, line).replace(PyValues.str(args.get(0)), PyValues.str(args.get(1)));
+          replace(
+              string(v, name, line),
+              PyValues.str(arg(args, 0, name, line)),
+              PyValues.str(arg(args, 1, name, line)),
+              line);
       case "first" -> first(v, line);
       case "last" -> {
         List<?> list = Access.asList(v, line);
@@ -40,8 +47,9 @@ final class Filters {
         yield missing ? (args.isEmpty() ? "" : args.get(0)) : v;
       }
       case "int" -> toInt(v);
-      case "abs" -> v instanceof Long l ? (Object) Math.abs(l) : Math.abs(PyValues.toDouble(v));
-      case "tojson" -> Json.write(v, indentOf(args, kwargs), line);
+      case "abs" ->
+          v instanceof Long l ? (Object) Math.abs(l) : Math.abs(PyValues.toDouble(v, line));
+      case "tojson" -> Json.write(v, indentOf(args, kwargs, line), line);
       case "items" -> Methods.bind(v, "items").call(List.of(), Map.of(), line);
       default -> throw TemplateException.at(line, "unsupported Jinja filter '" + name + "'");
     };
@@ -61,11 +69,11 @@ final class Filters {
       case "false" -> Boolean.FALSE.equals(v);
       case "mapping" -> v instanceof Map || v instanceof Namespace;
       case "sequence", "iterable" -> v instanceof List || v instanceof String || v instanceof Map;
-      case "odd" -> PyValues.toLong(v) % 2 != 0;
-      case "even" -> PyValues.toLong(v) % 2 == 0;
-      case "eq", "equalto", "==" -> PyValues.eq(v, args.get(0));
-      case "ne", "!=" -> !PyValues.eq(v, args.get(0));
-      case "in" -> PyValues.contains(args.get(0), v, line);
+      case "odd" -> PyValues.toLong(v, line) % 2 != 0;
+      case "even" -> PyValues.toLong(v, line) % 2 == 0;
+      case "eq", "equalto", "==" -> PyValues.eq(v, arg(args, 0, name, line));
+      case "ne", "!=" -> !PyValues.eq(v, arg(args, 0, name, line));
+      case "in" -> PyValues.contains(arg(args, 0, name, line), v, line);
       default -> throw TemplateException.at(line, "unsupported Jinja test 'is " + name + "'");
     };
   }
@@ -125,10 +133,36 @@ final class Filters {
     return PyValues.isNumber(v) ? PyValues.toLong(v) : 0L;
   }
 
-  private static Integer indentOf(List<Object> args, Map<String, Object> kwargs) {
+  private static Integer indentOf(List<Object> args, Map<String, Object> kwargs, int line) {
     Object indent =
         kwargs.containsKey("indent") ? kwargs.get("indent") : (args.isEmpty() ? null : args.get(0));
-    return indent == null ? null : (int) PyValues.toLong(indent);
+    if (indent == null) {
+      return null;
+    }
+    long n = PyValues.toLong(indent, line);
+    if (n < 0 || n > 64) {
+      throw TemplateException.at(line, "tojson indent must be 0..64, got " + n);
+    }
+    return (int) n;
+  }
+
+  /**
+   * Argument {@code i} of filter or test {@code name}, or a template error saying it is missing.
+   */
+  static Object arg(List<Object> args, int i, String name, int line) {
+    if (i >= args.size()) {
+      throw TemplateException.at(line, "'" + name + "' needs " + (i + 1) + " argument(s)");
+    }
+    return args.get(i);
+  }
+
+  /** {@code s.replace(from, to)}, with the result's length checked before it is built. */
+  static String replace(String s, String from, String to, int line) {
+    long grows = (long) to.length() - from.length();
+    if (grows > 0) {
+      RenderBudget.checkChars(s.length() + grows * countOccurrences(s, from), line);
+    }
+    return s.replace(from, to);
   }
 
   private static String string(Object v, String filter, int line) {

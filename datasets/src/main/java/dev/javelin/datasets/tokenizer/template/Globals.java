@@ -42,9 +42,9 @@ final class Globals {
     if (args.isEmpty() || args.size() > 3) {
       throw TemplateException.at(line, "range() takes 1 to 3 arguments");
     }
-    long start = args.size() == 1 ? 0 : PyValues.toLong(args.get(0));
-    long stop = PyValues.toLong(args.get(args.size() == 1 ? 0 : 1));
-    long step = args.size() == 3 ? PyValues.toLong(args.get(2)) : 1;
+    long start = args.size() == 1 ? 0 : PyValues.toLong(args.get(0), line);
+    long stop = PyValues.toLong(args.get(args.size() == 1 ? 0 : 1), line);
+    long step = args.size() == 3 ? PyValues.toLong(args.get(2), line) : 1;
     if (step == 0) {
       throw TemplateException.at(line, "range() step must not be zero");
     }

@@ -13,6 +13,7 @@ import java.util.Map;
  */
 final class Interpreter {
   private final StringBuilder out = new StringBuilder();
+  private final RenderBudget budget = new RenderBudget();
   private Scope scope;
 
   private Interpreter(Map<String, Object> globals) {
@@ -40,10 +41,11 @@ final class Interpreter {
 
   private void run(List<Node> nodes) {
     for (Node node : nodes) {
+      budget.step(0);
       if (node instanceof Node.Text t) {
-        out.append(t.text());
+        append(t.text(), 0);
       } else if (node instanceof Node.Output o) {
-        out.append(PyValues.str(eval(o.expr())));
+        append(PyValues.str(eval(o.expr())), o.expr().line());
       } else if (node instanceof Node.If n) {
         runIf(n);
       } else if (node instanceof Node.For f) {
@@ -64,6 +66,11 @@ final class Interpreter {
         ns.attrs.put(s.attr(), eval(s.value()));
       }
     }
+  }
+
+  private void append(String text, int line) {
+    RenderBudget.checkChars((long) out.length() + text.length(), line);
+    out.append(text);
   }
 
   private void runIf(Node.If n) {
@@ -90,6 +97,7 @@ final class Interpreter {
       return;
     }
     for (int i = 0; i < items.size(); i++) {
+      budget.step(f.iterable().line());
       Object item = items.get(i);
       withTargets(
           f,
@@ -151,6 +159,11 @@ final class Interpreter {
   }
 
   Object eval(Expr e) {
+    budget.step(e.line());
+    return RenderBudget.checked(evalUnchecked(e), e.line());
+  }
+
+  private Object evalUnchecked(Expr e) {
     if (e instanceof Expr.Literal l) {
       return l.value();
     } else if (e instanceof Expr.Name n) {

@@ -214,8 +214,11 @@ final class Lexer {
       case '\\', '\'', '"' -> value.append(e);
       case 'x', 'u' -> {
         int digits = e == 'x' ? 2 : 4;
-        if (at + 1 + digits > s.length()) {
-          throw new TemplateException("chat template: truncated \\" + e + " escape");
+        if (at + 1 + digits > s.length()
+            || !s.substring(at + 1, at + 1 + digits).matches("[0-9a-fA-F]+")) {
+          // as in Python, an x or u escape needs exactly that many hex digits (no sign)
+          throw new TemplateException(
+              "chat template: \\" + e + " escape needs " + digits + " hex digits");
         }
         value.append((char) Integer.parseInt(s.substring(at + 1, at + 1 + digits), 16));
         return at + 1 + digits;

@@ -52,7 +52,10 @@ final class Methods {
       case "startswith" -> anyAffix(args, line, s::startsWith);
       case "endswith" -> anyAffix(args, line, s::endsWith);
       case "split" ->
-          split(s, optString(args, 0, line), args.size() > 1 ? PyValues.toLong(args.get(1)) : -1);
+          split(
+              s,
+              optString(args, 0, line),
+              args.size() > 1 ? PyValues.toLong(args.get(1), line) : -1);
       case "strip" -> strip(s, optString(args, 0, line), true, true);
       case "lstrip" -> strip(s, optString(args, 0, line), true, false);
       case "rstrip" -> strip(s, optString(args, 0, line), false, true);
@@ -60,10 +63,10 @@ final class Methods {
       case "upper" -> s.toUpperCase(java.util.Locale.ROOT);
       case "title" -> Filters.title(s);
       case "capitalize" -> Filters.capitalize(s);
-      case "replace" -> s.replace(string(args, 0, line), string(args, 1, line));
+      case "replace" -> Filters.replace(s, string(args, 0, line), string(args, 1, line), line);
       case "find" -> (long) s.indexOf(string(args, 0, line));
       case "count" -> (long) Filters.countOccurrences(s, string(args, 0, line));
-      case "join" -> Filters.join(Access.asList(args.get(0), line), s);
+      case "join" -> Filters.join(Access.asList(Filters.arg(args, 0, name, line), line), s);
       case "isdigit" -> !s.isEmpty() && s.chars().allMatch(Character::isDigit);
       case "isspace" -> !s.isEmpty() && s.chars().allMatch(Methods::isPySpace);
       default -> throw TemplateException.at(line, "unsupported string method ." + name + "()");

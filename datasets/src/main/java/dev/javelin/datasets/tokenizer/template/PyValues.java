@@ -101,6 +101,22 @@ final class PyValues {
     return v instanceof Boolean b ? (b ? 1 : 0) : ((Number) v).longValue();
   }
 
+  /** {@code v} as an integer, or a template error naming what it was instead. */
+  static long toLong(Object v, int line) {
+    if (!isIntegral(v)) {
+      throw TemplateException.at(line, "expected an integer, got " + typeName(v));
+    }
+    return toLong(v);
+  }
+
+  /** {@code v} as a number, or a template error naming what it was instead. */
+  static double toDouble(Object v, int line) {
+    if (!isNumber(v)) {
+      throw TemplateException.at(line, "expected a number, got " + typeName(v));
+    }
+    return toDouble(v);
+  }
+
   static boolean eq(Object a, Object b) {
     if (isNumber(a) && isNumber(b)) {
       return toDouble(a) == toDouble(b);
@@ -145,7 +161,13 @@ final class PyValues {
       }
     }
     if (op.equals("*") && a instanceof String s && isIntegral(b)) {
-      return s.repeat((int) Math.max(0, toLong(b)));
+      long times = Math.max(0, toLong(b));
+      // checked before repeating: 'x' * 10**12 must fail, not allocate
+      if (s.isEmpty()) {
+        return s;
+      }
+      RenderBudget.checkChars(Math.min(times, Integer.MAX_VALUE) * s.length(), line);
+      return s.repeat((int) times);
     }
     if (!isNumber(a) || !isNumber(b)) {
       throw TemplateException.at(

@@ -11,7 +11,9 @@ public final class TemplateException extends RuntimeException {
     super(message);
   }
 
+  /** A failure at source line {@code line}; 0 when no single line is to blame. */
   static TemplateException at(int line, String message) {
-    return new TemplateException("chat template line " + line + ": " + message);
+    return new TemplateException(
+        line > 0 ? "chat template line " + line + ": " + message : "chat template: " + message);
   }
 }

@@ -121,7 +121,8 @@ final class GgufHeader {
     long rel = raw[raw.length - 1];
     long elements = 1;
     for (long d : dims) {
-      elements = Math.multiplyExact(elements, d);
+      // each dimension is below 2^31, so once past the array limit the next product cannot overflow
+      elements = Math.min(elements * d, Long.MAX_VALUE / Integer.MAX_VALUE);
     }
     if (elements > Integer.MAX_VALUE - 8) {
       throw fail("tensor '" + name + "' has " + elements + " elements (too many for one array)");

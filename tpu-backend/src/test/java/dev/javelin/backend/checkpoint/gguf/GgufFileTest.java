@@ -127,6 +127,19 @@ class GgufFileTest {
     assertRejected(kv, "metadata count");
   }
 
+  /** A fuzzing finding: four dimensions of 2^31 - 1 overflowed a long (ArithmeticException). */
+  @Test
+  void rejectsAShapeWhoseElementCountOverflows() throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(81).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(GgufHeader.MAGIC).putInt(3).putLong(1).putLong(0); // one tensor, no metadata
+    b.putLong(1).put((byte) 't').putInt(4);
+    for (int d = 0; d < 4; d++) {
+      b.putLong(Integer.MAX_VALUE);
+    }
+    b.putInt(0).putLong(0); // f32 at offset 0
+    assertRejected(b.array(), "elements (too many for one array)");
+  }
+
   private void assertRejected(byte[] bytes, String fragment) throws IOException {
     Path p = tmp.resolve("bad.gguf");
     Files.write(p, bytes);
