@@ -54,7 +54,15 @@ public final class ParquetLoader {
       }
       return readRows(connection, file, columns, spec);
     } catch (SQLException e) {
-      throw new DatasetException("cannot read parquet file " + file + ": " + e.getMessage(), e);
+      // DuckDB appends the failing SQL with a caret on further lines: keep its first line only.
+      String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip();
+      throw new DatasetException(
+          "cannot read parquet file "
+              + file
+              + ": "
+              + why
+              + " (is it a complete parquet file? VeRL's are written by pandas.to_parquet)",
+          e);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,18 +106,30 @@ class MainTest {
   }
 
   @Test
-  void promptsTheTokenizerCannotEncodeNameTheCharacter(@TempDir Path dir) {
+  void promptsTheTokenizerCannotEncodeNameTheCharacter(@TempDir Path dir) throws IOException {
+    // The character tokenizer has no brackets: every prompt here is skipped, and the error says
+    // which character stopped it and what to do.
+    Path rows =
+        Files.writeString(
+            dir.resolve("lists.jsonl"),
+            "{\"question\": \"sum of [2, 3]\", \"answer\": \"#### 5\"}\n".repeat(8));
     assertEquals(
         2,
         run(
-            "run",
-            "recipes/countdown-grpo.yaml",
-            "data.synthetic.train_size=32",
-            "data.synthetic.val_size=4",
-            "trainer.default_local_dir=" + dir));
+            TinyRecipe.runArgs(
+                dir.resolve("run"),
+                1,
+                "data.synthetic.task=none",
+                "data.train_files=[" + rows + "]",
+                "data.val_files=[" + rows + "]",
+                "data.file_format=gsm8k",
+                "data.prompt_template=raw",
+                "data.max_prompt_length=24",
+                "actor_rollout_ref.model.init.max_positions=32")));
     String msg = err();
     assertTrue(msg.contains("'actor_rollout_ref.model.tokenizer_path'"), msg);
     assertTrue(msg.contains("U+005B '['"), msg);
+    assertTrue(msg.contains("use a tokenizer that covers these characters"), msg);
     assertEquals(1, msg.strip().lines().count(), msg);
   }
 }
