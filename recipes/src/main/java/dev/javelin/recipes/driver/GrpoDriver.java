@@ -189,7 +189,7 @@ public final class GrpoDriver {
     Optional<MetricsJsonl.Recorded> lastMeasured = Optional.empty();
     if (step > 0) {
       metrics.resumeAt(step);
-      lastMeasured = metrics.last(List.of(HeldOut.ACC, HeldOut.REWARD));
+      lastMeasured = metrics.last(HeldOut::isHeadline);
     }
     if (console != null) {
       console.resumedAt(step);
@@ -206,9 +206,9 @@ public final class GrpoDriver {
     run.isAccuracy = val.isEmpty() || HeldOut.isAccuracy(val); // until a validation says no acc
     lastMeasured.ifPresent(
         r -> {
-          run.lastAcc = r.value();
+          run.lastAcc = HeldOut.value(r.values());
           run.lastAccStep = (int) r.step();
-          run.isAccuracy = r.key().equals(HeldOut.ACC);
+          run.isAccuracy = HeldOut.isAccuracy(r.values());
         });
     return run;
   }
