@@ -56,9 +56,7 @@ final class ValidationLog {
       JsonText.quote(sb, s.response());
       sb.append(",\"score\":")
           .append(
-              Double.isFinite(s.score())
-                  ? String.format(Locale.ROOT, "%.6g", s.score())
-                  : "null")
+              Double.isFinite(s.score()) ? String.format(Locale.ROOT, "%.6g", s.score()) : "null")
           .append("}\n");
     }
     try {

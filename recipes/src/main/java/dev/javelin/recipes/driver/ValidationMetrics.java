@@ -11,17 +11,17 @@ import java.util.TreeMap;
  * VeRL's validation statistics of one pass of n responses per prompt, named as VeRL names them.
  *
  * <p>Per prompt and variable (the score {@code reward} and every numeric extra of the reward, e.g.
- * {@code acc}): {@code mean@n}; with n > 1 also {@code std@n} and, for k = 2, 4, 8, … below n and
- * k = n, bootstrap estimates over 1000 resamples of size k (drawn with replacement, seed 42) of
+ * {@code acc}): {@code mean@n}; with n > 1 also {@code std@n} and, for k = 2, 4, 8, … below n and k
+ * = n, bootstrap estimates over 1000 resamples of size k (drawn with replacement, seed 42) of
  * {@code best@k} (max), {@code worst@k} (min) and, when the reward reports a {@code pred} answer,
  * {@code maj@k} (the value of the first response carrying the resample's most frequent answer),
  * each as {@code /mean} and {@code /std}. Each statistic is then averaged over a data source's
- * prompts. The source's core variable is {@code acc} when reported, else {@code reward}; its
- * {@code mean}, {@code maj} and {@code best} statistics at the largest k go under {@code
+ * prompts. The source's core variable is {@code acc} when reported, else {@code reward}; its {@code
+ * mean}, {@code maj} and {@code best} statistics at the largest k go under {@code
  * val-core/<source>/<var>/}, everything else under {@code val-aux/}.
  *
- * <p>The resampling uses Java's generator, so bootstrap values agree with VeRL's statistically,
- * not to the last digit.
+ * <p>The resampling uses Java's generator, so bootstrap values agree with VeRL's statistically, not
+ * to the last digit.
  */
 final class ValidationMetrics {
   static final int BOOTSTRAPS = 1000;
@@ -63,7 +63,8 @@ final class ValidationMetrics {
           String core = vars.containsKey("acc") ? "acc" : "reward";
           vars.forEach(
               (var, metrics) -> {
-                int nMax = metrics.keySet().stream().mapToInt(ValidationMetrics::atN).max().orElse(1);
+                int nMax =
+                    metrics.keySet().stream().mapToInt(ValidationMetrics::atN).max().orElse(1);
                 metrics.forEach(
                     (name, vals) -> {
                       boolean isCore =

@@ -69,8 +69,8 @@ public final class Validator {
       SamplingParams params =
           new SamplingParams(
               rollout.valTemperature(),
-              rollout.topK(),
-              rollout.topP(),
+              rollout.valTopK(),
+              rollout.valTopP(),
               rollout.minP(),
               maxResponse,
               stops,
@@ -102,8 +102,8 @@ public final class Validator {
   }
 
   /**
-   * VeRL's variables of one response: {@code reward} (the score) and each numeric or boolean
-   * extra; a string {@code pred} extra is the answer majority voting counts.
+   * VeRL's variables of one response: {@code reward} (the score) and each numeric or boolean extra;
+   * a string {@code pred} extra is the answer majority voting counts.
    */
   static ValidationMetrics.Response record(RewardResult r) {
     Map<String, Double> vars = new LinkedHashMap<>();

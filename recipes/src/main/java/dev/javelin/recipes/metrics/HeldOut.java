@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
  * The headline held-out metric of a validation: the greedy accuracy {@code
  * val-core/<data_source>/acc/mean@1} (a percentage) when the reward reports an {@code acc} extra,
  * else the mean greedy score {@code val-core/<data_source>/reward/mean@1}, printed as a plain
- * number: a reward whose scores are not accuracies is never shown as one. With several data
- * sources the headline is the mean over sources, each source weighing the same.
+ * number: a reward whose scores are not accuracies is never shown as one. With several data sources
+ * the headline is the mean over sources, each source weighing the same.
  */
 public final class HeldOut {
   /** The per-source greedy accuracy keys. */

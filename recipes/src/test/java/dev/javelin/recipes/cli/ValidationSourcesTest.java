@@ -118,7 +118,10 @@ class ValidationSourcesTest {
     Path recipe = Files.writeString(dir.resolve("default.yaml"), yaml);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
-    assertEquals(0, Main.run(new String[] {"run", recipe.toString()}, ps, ps), out.toString(StandardCharsets.UTF_8));
+    assertEquals(
+        0,
+        Main.run(new String[] {"run", recipe.toString()}, ps, ps),
+        out.toString(StandardCharsets.UTF_8));
     assertFalse(Files.exists(dir.resolve("run/val_generations.jsonl")));
     Map<String, Double> step0 = line(dir.resolve("run/metrics.jsonl"), 0);
     assertTrue(step0.containsKey("val-core/HuggingFaceH4/MATH-500/acc/mean@1"), step0.toString());
