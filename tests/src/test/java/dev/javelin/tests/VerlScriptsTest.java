@@ -58,6 +58,7 @@ class VerlScriptsTest {
           "reward_model.reward_manager",
           "trainer.n_gpus_per_node",
           "trainer.nnodes");
+
   private static final List<String> ENGINE_KEYS =
       List.of(
           "data.truncation",
