@@ -115,4 +115,22 @@ class AlgorithmSwitchesTest {
       assertTrue(Double.isFinite(loss), est + " pg_loss " + loss);
     }
   }
+
+  @Test
+  void remaxSubtractsTheGreedyBaselineOfTheSameStep(@TempDir Path tmp) throws Exception {
+    // One-token responses: each response's advantage is its score minus its prompt's greedy
+    // baseline score, so the advantages' mean is the scores' mean minus the baselines' mean.
+    Path dir = run(tmp, "remax", 2, "algorithm.adv_estimator=remax", "data.max_response_length=1");
+    for (int step = 1; step <= 2; step++) {
+      double score = TinyRuns.series(dir, "critic/score/mean").get(step);
+      double baseline = TinyRuns.series(dir, "critic/remax_baseline/mean").get(step);
+      double adv = TinyRuns.series(dir, "critic/advantages/mean").get(step);
+      assertEquals(score - baseline, adv, 1e-5, "step " + step);
+      assertTrue(TinyRuns.series(dir, "timing_s/gen_max").get(step) >= 0, "greedy pass timed");
+      assertTrue(Double.isFinite(TinyRuns.series(dir, "actor/pg_loss").get(step)));
+    }
+    Path grpo = run(tmp, "grpo", 1, "data.max_response_length=1");
+    assertTrue(TinyRuns.series(grpo, "critic/remax_baseline/mean").isEmpty());
+    assertTrue(TinyRuns.series(grpo, "timing_s/gen_max").isEmpty());
+  }
 }

@@ -11,6 +11,7 @@ import dev.javelin.recipes.config.Recipes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,6 +30,35 @@ import org.junit.jupiter.api.io.TempDir;
 class VerlScriptsTest {
   private static final String GRPO = "grpo_trainer__run_qwen2-7b.overrides";
   private static final String RLOO = "rloo_trainer__run_qwen2-7b.overrides";
+  private static final String DAPO = "dapo__run_dapo_qwen2.5_32b.overrides";
+
+  /** The DAPO script's engine keys: one no-effect line each. */
+  private static final List<String> DAPO_ENGINE_KEYS =
+      List.of(
+          "data.truncation",
+          "actor_rollout_ref.model.use_remove_padding",
+          "actor_rollout_ref.actor.use_dynamic_bsz",
+          "actor_rollout_ref.ref.log_prob_use_dynamic_bsz",
+          "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz",
+          "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
+          "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
+          "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
+          "actor_rollout_ref.model.enable_gradient_checkpointing",
+          "actor_rollout_ref.actor.fsdp_config.param_offload",
+          "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
+          "actor_rollout_ref.actor.ulysses_sequence_parallel_size",
+          "actor_rollout_ref.rollout.gpu_memory_utilization",
+          "actor_rollout_ref.rollout.tensor_model_parallel_size",
+          "actor_rollout_ref.rollout.enable_chunked_prefill",
+          "actor_rollout_ref.rollout.max_num_batched_tokens",
+          "actor_rollout_ref.rollout.name",
+          "actor_rollout_ref.ref.fsdp_config.param_offload",
+          "actor_rollout_ref.ref.ulysses_sequence_parallel_size",
+          "actor_rollout_ref.actor.fsdp_config.fsdp_size",
+          "reward_model.reward_manager",
+          "trainer.n_gpus_per_node",
+          "trainer.nnodes");
+
   private static final List<String> ENGINE_KEYS =
       List.of(
           "data.truncation",
@@ -151,5 +181,61 @@ class VerlScriptsTest {
     assertTrue(
         TinyRuns.series(tmp.resolve(RLOO), "actor/reward_kl_penalty_coeff").get(1) == 0.001,
         "RLOO script's KL in the reward took effect");
+  }
+
+  @Test
+  void dapoScriptTakesEffect() throws IOException {
+    RecipeConfig c = Recipes.load("dapo-math", with(script(DAPO), "trainer.logger=[console]"));
+    assertEquals("grpo", c.algorithm().advEstimator().key());
+    assertTrue(c.algorithm().filterGroups().enable());
+    assertEquals(10, c.algorithm().filterGroups().maxNumGenBatches());
+    assertEquals(1536, c.settings().getInt("data.gen_batch_size"));
+    assertEquals(512, c.data().trainBatchSize());
+    assertEquals(20480, c.data().maxResponseLength());
+    assertEquals(16, c.rollout().n());
+    assertEquals(0.7, c.rollout().valTopP());
+    assertEquals(4096, c.settings().getInt("reward_model.overlong_buffer.len"));
+    assertTrue(!c.algorithm().useKlInReward() && !c.actor().loss().useKlLoss());
+    assertEquals("DAPO", c.settings().getString("trainer.project_name"));
+    List<String> notes = c.settings().noEffectNotes();
+    assertEquals(DAPO_ENGINE_KEYS.size(), notes.size(), String.join("\n", notes));
+    for (String key : DAPO_ENGINE_KEYS) {
+      assertEquals(1, notes.stream().filter(n -> n.startsWith(key + "=")).count(), key);
+    }
+  }
+
+  @Test
+  void dapoScriptTrainsOneStep(@TempDir Path tmp) throws Exception {
+    Path gsm8k = Path.of("../../shared/datasets/gsm8k/train.jsonl").toAbsolutePath();
+    assertTrue(Files.isRegularFile(gsm8k), "shared dataset missing: " + gsm8k);
+    new Commands(new PrintStream(OutputStream.nullOutputStream()))
+        .run(
+            "recipes/dapo-math.yaml",
+            with(
+                script(DAPO),
+                "data.train_files=[" + gsm8k + "]",
+                "data.val_files=[]",
+                "actor_rollout_ref.model.path=",
+                "actor_rollout_ref.model.tokenizer_path=char",
+                "actor_rollout_ref.model.init.max_positions=160",
+                "data.prompt_template=raw",
+                "data.max_prompt_length=128",
+                "data.max_response_length=8",
+                "reward_model.overlong_buffer.len=4",
+                "data.train_batch_size=4",
+                "data.gen_batch_size=4",
+                "actor_rollout_ref.rollout.n=4",
+                "actor_rollout_ref.actor.ppo_mini_batch_size=4",
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16",
+                "custom_reward_function.name=",
+                "custom_reward_function.class=" + LeadingDigitReward.class.getName(),
+                "algorithm.filter_groups.metric=score",
+                "trainer.logger=[console]",
+                "trainer.ray=off",
+                "trainer.total_training_steps=1",
+                "trainer.default_local_dir=" + tmp));
+    assertEquals(1, TinyRuns.series(tmp, "train/num_gen_batches").size());
+    assertTrue(TinyRuns.series(tmp, "reward/overlong_reward/mean").get(1) <= 0);
+    assertTrue(Double.isFinite(TinyRuns.series(tmp, "actor/pg_loss").get(1)));
   }
 }

@@ -47,6 +47,12 @@ public record DataConfig(
           KeyType.oneOf("auto", "gsm8k", "math500", "parquet"),
           "auto",
           "how train/val files are read; auto picks by extension and name");
+  public static final KeySpec PROMPT_KEY =
+      KEYS.of(
+          "data.prompt_key",
+          KeyType.oneOf("prompt"),
+          "prompt",
+          "the parquet column holding the chat prompt (VeRL's layout: prompt)");
   public static final KeySpec PROMPT_TEMPLATE =
       KEYS.optional("data.prompt_template", KeyType.STRING, "raw, gsm8k, math or countdown");
   public static final KeySpec PROMPT_PREFIX =

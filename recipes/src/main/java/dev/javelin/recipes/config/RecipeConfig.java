@@ -1,6 +1,5 @@
 package dev.javelin.recipes.config;
 
-import dev.javelin.grpo.AdvantageEstimator;
 import dev.javelin.grpo.AlgorithmConfig;
 import dev.javelin.rewards.RewardSpec;
 import dev.javelin.trainer.TrainerConfig;
@@ -152,11 +151,6 @@ public record RecipeConfig(
             + algorithm.advEstimator().key()
             + " compares responses within a group; it needs n >= 2, got "
             + rollout.n());
-    Checks.require(
-        algorithm.advEstimator() != AdvantageEstimator.REMAX,
-        AlgorithmKeys.ADV_ESTIMATOR.name(),
-        "remax needs a greedy baseline response per prompt, which the samplers do not generate"
-            + " yet; use grpo, rloo or reinforce_plus_plus_baseline");
   }
 
   /** Total GRPO steps given the batches per epoch. */

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param valN responses per validation prompt
  * @param valDoSample sample in validation (else greedy)
  * @param valTemperature validation τ when sampling
+ * @param valTopK validation top-k when sampling; -1 off
+ * @param valTopP validation nucleus p when sampling; 1 off
  */
 public record RolloutConfig(
     int n,
@@ -29,7 +31,9 @@ public record RolloutConfig(
     WireType weightDtype,
     int valN,
     boolean valDoSample,
-    double valTemperature) {
+    double valTemperature,
+    int valTopK,
+    double valTopP) {
   private static final KeySet KEYS = new KeySet();
   public static final KeySpec N =
       KEYS.of("actor_rollout_ref.rollout.n", KeyType.INT, 1, "responses per prompt");
@@ -76,6 +80,11 @@ public record RolloutConfig(
           KeyType.DOUBLE,
           1.0,
           "validation temperature");
+  public static final KeySpec VAL_KWARGS_TOP_K =
+      KEYS.of("actor_rollout_ref.rollout.val_kwargs.top_k", KeyType.INT, -1, "validation top-k");
+  public static final KeySpec VAL_KWARGS_TOP_P =
+      KEYS.of(
+          "actor_rollout_ref.rollout.val_kwargs.top_p", KeyType.DOUBLE, 1.0, "validation top-p");
 
   /** Declares the section's keys. */
   static void declare(Schema.Builder b) {
@@ -95,6 +104,8 @@ public record RolloutConfig(
     Objects.requireNonNull(weightDtype, "weightDtype");
     Checks.positive(VAL_KWARGS_N.name(), valN);
     Checks.require(valTemperature > 0, VAL_KWARGS_TEMPERATURE.name(), "must be > 0");
+    Checks.require(valTopK >= -1, VAL_KWARGS_TOP_K.name(), "must be -1 (off) or >= 0");
+    Checks.require(valTopP > 0 && valTopP <= 1, VAL_KWARGS_TOP_P.name(), "must be in (0, 1]");
     Checks.require(
         valN == 1 || valDoSample,
         VAL_KWARGS_N.name(),
@@ -117,6 +128,8 @@ public record RolloutConfig(
         WireType.parse(s.getString(WEIGHT_DTYPE)),
         s.getInt(VAL_KWARGS_N),
         s.getBool(VAL_KWARGS_DO_SAMPLE),
-        s.getDouble(VAL_KWARGS_TEMPERATURE));
+        s.getDouble(VAL_KWARGS_TEMPERATURE),
+        s.getInt(VAL_KWARGS_TOP_K),
+        s.getDouble(VAL_KWARGS_TOP_P));
   }
 }

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param saveFreq checkpoint every N steps; -1 only at the end
  * @param testFreq validate every N steps; -1 only at the end
  * @param valBeforeTrain validate before step 1
+ * @param logValGenerations {@code log_val_generations}: greedy validation generations written to
+ *     {@code val_generations.jsonl} per validation; 0 writes none
  * @param defaultLocalDir checkpoints, metrics.jsonl and the resolved recipe go here
  * @param resumeMode {@code auto}, {@code disable} or a {@code global_step_N} path
  * @param maxCkptToKeep checkpoints kept; 0 keeps all
@@ -37,6 +39,7 @@ public record TrainerSection(
     int saveFreq,
     int testFreq,
     boolean valBeforeTrain,
+    int logValGenerations,
     Path defaultLocalDir,
     String resumeMode,
     int maxCkptToKeep,
@@ -63,6 +66,12 @@ public record TrainerSection(
       KEYS.of("trainer.test_freq", KeyType.INT, -1, "validate every N steps; -1 only at the end");
   public static final KeySpec VAL_BEFORE_TRAIN =
       KEYS.of("trainer.val_before_train", KeyType.BOOL, true, "validate before the first step");
+  public static final KeySpec LOG_VAL_GENERATIONS =
+      KEYS.of(
+          "trainer.log_val_generations",
+          KeyType.INT,
+          0,
+          "validation generations logged to val_generations.jsonl; 0 logs none");
   public static final KeySpec DEFAULT_LOCAL_DIR =
       KEYS.optional(
           "trainer.default_local_dir", KeyType.STRING, "checkpoints/<project>/<experiment>");
@@ -116,6 +125,7 @@ public record TrainerSection(
     Checks.positive(TOTAL_EPOCHS.name(), totalEpochs);
     Checks.require(saveFreq == -1 || saveFreq > 0, SAVE_FREQ.name(), "use -1 or N > 0");
     Checks.require(testFreq == -1 || testFreq > 0, TEST_FREQ.name(), "use -1 or N > 0");
+    Checks.require(logValGenerations >= 0, LOG_VAL_GENERATIONS.name(), "must be >= 0");
     Checks.require(maxCkptToKeep >= 0, MAX_ACTOR_CKPT_TO_KEEP.name(), "must be >= 0");
     Checks.positive(SAMPLERS.name(), samplers);
     Checks.require(maxRestarts >= 0, MAX_RESTARTS.name(), "must be >= 0");
@@ -155,6 +165,7 @@ public record TrainerSection(
         s.getInt(SAVE_FREQ),
         s.getInt(TEST_FREQ),
         s.getBool(VAL_BEFORE_TRAIN),
+        s.getInt(LOG_VAL_GENERATIONS),
         dir,
         s.getString(RESUME_MODE),
         s.getInt(MAX_ACTOR_CKPT_TO_KEEP),

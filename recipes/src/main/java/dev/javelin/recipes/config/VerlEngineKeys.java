@@ -18,8 +18,10 @@ public final class VerlEngineKeys {
       List.of(
           rule("actor_rollout_ref\\.(actor|ref)\\.fsdp_config\\..+", FSDP),
           rule("actor_rollout_ref\\.(actor|ref)\\.strategy", FSDP),
-          rule("actor_rollout_ref\\.actor\\.ulysses_sequence_parallel_size", FSDP),
-          rule("actor_rollout_ref\\.actor\\.use_dynamic_bsz", "micro-batches are fixed-size here"),
+          rule("actor_rollout_ref\\.(actor|ref)\\.ulysses_sequence_parallel_size", FSDP),
+          rule(
+              "actor_rollout_ref\\.(actor\\.use_dynamic_bsz|(ref|rollout)\\.log_prob_use_dynamic_bsz)",
+              "micro-batches are fixed-size here"),
           rule(
               "actor_rollout_ref\\.(actor|ref|rollout)\\.(ppo|log_prob)_max_token_len_per_gpu",
               "micro-batches are fixed-size here (use_dynamic_bsz has no effect)"),
@@ -41,6 +43,10 @@ public final class VerlEngineKeys {
               "trainer\\.(n_gpus_per_node|nnodes)",
               "devices are set by trainer.device and trainer.samplers"),
           rule("trainer\\.critic_warmup", "there is no critic (no GAE)"),
+          rule(
+              "reward_model\\.reward_manager",
+              "rewards are Java functions scored by Javelin's reward scorer; DAPO's overlong"
+                  + " shaping is reward_model.overlong_buffer.*"),
           rule(
               "data\\.truncation",
               "prompts over data.max_prompt_length are dropped (data.filter_overlong_prompts),"

@@ -70,7 +70,8 @@ public final class GrpoDriver {
     this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer());
     this.metrics = parts.metrics();
     this.console = parts.console();
-    this.update = new PolicyUpdate(recipe, trainer, parts.scoring());
+    this.update =
+        new PolicyUpdate(recipe, trainer, parts.scoring(), RemaxBaseline.ifRemax(parts, requests));
     this.dynamic = new DynamicSampling(recipe, parts.scoring());
     this.batchLog = new BatchLog(recipe.trainer().defaultLocalDir().resolve("batches.jsonl"));
     this.oneStepOff = recipe.trainer().oneStepOff();
@@ -189,7 +190,7 @@ public final class GrpoDriver {
     Optional<MetricsJsonl.Recorded> lastMeasured = Optional.empty();
     if (step > 0) {
       metrics.resumeAt(step);
-      lastMeasured = metrics.last(List.of(HeldOut.ACC, HeldOut.REWARD));
+      lastMeasured = metrics.last(HeldOut::isHeadline);
     }
     if (console != null) {
       console.resumedAt(step);
@@ -206,9 +207,9 @@ public final class GrpoDriver {
     run.isAccuracy = val.isEmpty() || HeldOut.isAccuracy(val); // until a validation says no acc
     lastMeasured.ifPresent(
         r -> {
-          run.lastAcc = r.value();
+          run.lastAcc = HeldOut.value(r.values());
           run.lastAccStep = (int) r.step();
-          run.isAccuracy = r.key().equals(HeldOut.ACC);
+          run.isAccuracy = HeldOut.isAccuracy(r.values());
         });
     return run;
   }
@@ -266,7 +267,7 @@ public final class GrpoDriver {
     if (prefetchUnless != null && !prefetchUnless.requested()) {
       next = timer.time("wait_gen", () -> launch(source.draw(step + 1), launcher));
     }
-    PolicyUpdate.Result upd = update.run(gen.result(), prompts(cur.batch()), timer);
+    PolicyUpdate.Result upd = update.run(step, gen.result(), prompts(cur.batch()), timer);
     if (next != null) {
       busy += timer.time("wait_gen", next::await).seconds();
     }
@@ -316,7 +317,8 @@ public final class GrpoDriver {
                     source::draw,
                     (batch, round) -> launch(batch, launcher, round).await(),
                     this::prompts));
-    PolicyUpdate.Result upd = update.run(c.gen().result(), prompts(c.batch()), timer, c.scored());
+    PolicyUpdate.Result upd =
+        update.run(step, c.gen().result(), prompts(c.batch()), timer, c.scored());
     timer.time(
         "update_weights",
         () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.grpo.AdvantageInput;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.rewards.ScoredBatch;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The trainer's half of a GRPO step, in VeRL's order: rewards → advantages → old log-probs
@@ -26,12 +28,15 @@ final class PolicyUpdate {
   private final Trainer trainer;
   private final Scoring scoring;
   private final RewardShaping shaping;
+  private final RemaxBaseline remax;
 
-  PolicyUpdate(RecipeConfig recipe, Trainer trainer, Scoring scoring) {
+  /** {@code remax} generates ReMax's greedy baselines; null for every other estimator. */
+  PolicyUpdate(RecipeConfig recipe, Trainer trainer, Scoring scoring, RemaxBaseline remax) {
     this.recipe = recipe;
     this.trainer = trainer;
     this.scoring = scoring;
     this.shaping = new RewardShaping(recipe);
+    this.remax = remax;
   }
 
   /**
@@ -49,15 +54,20 @@ final class PolicyUpdate {
       Advantages.Result adv,
       Map<String, Double> rewardMetrics) {}
 
-  /** Scores {@code gen} (n rollouts per prompt of {@code prompts}, in order) and trains on it. */
-  Result run(GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer) {
-    return run(gen, prompts, timer, null);
+  /**
+   * Scores {@code gen} (n rollouts per prompt of {@code prompts}, in order) and trains on it, in
+   * step {@code step}.
+   */
+  Result run(long step, GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer) {
+    return run(step, gen, prompts, timer, null);
   }
 
   /**
-   * As {@link #run(GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips scoring.
+   * As {@link #run(long, GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips
+   * scoring.
    */
   Result run(
+      long step,
       GenerationResult gen,
       List<PromptedExample> prompts,
       PhaseTimer timer,
@@ -77,13 +87,17 @@ final class PolicyUpdate {
     Map<String, Double> shapingMetrics = new LinkedHashMap<>();
     double[] scores = shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
     TrainerConfig tc = recipe.trainerConfig(1);
+    UnaryOperator<AdvantageInput> baseline = baselines(step, prompts, shapingMetrics, timer);
     Advantages.Result adv;
     List<TrainSample> samples;
     if (shaping.klInReward()) {
-      adv = klShaped(gen, scores, tc, shapingMetrics, timer);
+      adv = klShaped(gen, scores, tc, shapingMetrics, timer, baseline);
       samples = adv.samples();
     } else {
-      adv = timer.time("adv", () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm()));
+      adv =
+          timer.time(
+              "adv",
+              () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm(), baseline));
       samples = logProbs(adv.samples(), tc, recipe.actor().loss().useKlLoss(), timer);
     }
     List<TrainSample> ready = samples;
@@ -98,6 +112,23 @@ final class PolicyUpdate {
   }
 
   /**
+   * ReMax's greedy baselines for the advantage input (VeRL's {@code gen_max} phase), or nothing for
+   * the other estimators.
+   */
+  private UnaryOperator<AdvantageInput> baselines(
+      long step, List<PromptedExample> prompts, Map<String, Double> metrics, PhaseTimer timer) {
+    if (remax == null) {
+      return in -> in;
+    }
+    RemaxBaseline.Baselines b = timer.time("gen_max", () -> remax.of(step, prompts));
+    metrics.put(REMAX_BASELINE, b.meanScore());
+    return in -> in.withRewardBaselines(b.perRollout());
+  }
+
+  /** The mean score of ReMax's greedy baseline responses. */
+  static final String REMAX_BASELINE = "critic/remax_baseline/mean";
+
+  /**
    * VeRL's order with the KL in the reward: old and reference log-probs first, then r_t − β·KL,
    * then the advantages; the result's samples carry both log-probs.
    */
@@ -106,19 +137,24 @@ final class PolicyUpdate {
       double[] scores,
       TrainerConfig tc,
       Map<String, Double> metrics,
-      PhaseTimer timer) {
+      PhaseTimer timer,
+      UnaryOperator<AdvantageInput> baseline) {
     List<TrainSample> lp =
         logProbs(
             Advantages.compute(gen.rollouts(), scores, recipe.algorithm()).samples(),
             tc,
             true,
             timer);
+    UnaryOperator<AdvantageInput> kl = shaping.klPenalty(lp, metrics);
     Advantages.Result adv =
         timer.time(
             "adv",
             () ->
                 Advantages.compute(
-                    gen.rollouts(), scores, recipe.algorithm(), shaping.klPenalty(lp, metrics)));
+                    gen.rollouts(),
+                    scores,
+                    recipe.algorithm(),
+                    in -> baseline.apply(kl.apply(in))));
     List<TrainSample> samples = new ArrayList<>(lp.size());
     for (int i = 0; i < lp.size(); i++) {
       samples.add(withAdvantages(lp.get(i), adv.samples().get(i)));

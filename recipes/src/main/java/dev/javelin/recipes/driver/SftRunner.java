@@ -41,6 +41,7 @@ public final class SftRunner {
   private final MetricsJsonl metrics;
   private final ConsoleProgress console;
   private boolean heldOutIsAccuracy = true; // set by each validation
+  private Map<String, Double> lastValidation = Map.of();
 
   public SftRunner(RunParts parts) {
     this.recipe = parts.recipe();
@@ -91,14 +92,14 @@ public final class SftRunner {
       if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
         acc = validate(step);
         accStep = step;
-        m.put(heldOutIsAccuracy ? HeldOut.ACC : HeldOut.REWARD, acc);
+        m.putAll(lastValidation);
         isAccuracy = heldOutIsAccuracy;
       }
       metrics.write(step, m);
       if (console != null) {
         console.step(step, total, m, HeldOut.value(m));
       }
-      if (m.containsKey(HeldOut.ACC) && acc >= stopAtAccuracy()) {
+      if (accStep == step && heldOutIsAccuracy && acc >= stopAtAccuracy()) {
         // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
         endedBy =
             String.format(
@@ -153,6 +154,7 @@ public final class SftRunner {
       metrics.write(0, val);
     }
     heldOutIsAccuracy = HeldOut.isAccuracy(val);
+    lastValidation = val;
     return HeldOut.value(val);
   }
 

@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,6 +25,8 @@ import java.util.regex.Pattern;
  */
 public final class MetricsJsonl implements AutoCloseable {
   private static final Pattern STEP = Pattern.compile("^\\{\"step\":(\\d+)[,}]");
+  // A key without escapes and its finite value (null values never match).
+  private static final Pattern VALUE = Pattern.compile("\"([^\"\\\\]+)\":(-?[0-9][0-9.eE+-]*)");
   private final Path file;
   private BufferedWriter out;
 
@@ -69,14 +73,18 @@ public final class MetricsJsonl implements AutoCloseable {
     }
   }
 
-  /** A value as last recorded: the step it was measured at, its key and value. */
-  public record Recorded(long step, String key, double value) {}
+  /** Values as last recorded: the step they were measured at, and each key's value. */
+  public record Recorded(long step, Map<String, Double> values) {
+    public Recorded {
+      values = Map.copyOf(values);
+    }
+  }
 
   /**
-   * The last line holding any of {@code keys} (the first of them that line has), read back from the
-   * file: what a resumed or rerun run last measured, and at which step.
+   * The last line holding any key that {@code keys} accepts, read back from the file, with all of
+   * that line's accepted values: what a resumed or rerun run last measured, and at which step.
    */
-  public Optional<Recorded> last(List<String> keys) {
+  public Optional<Recorded> last(Predicate<String> keys) {
     List<String> lines;
     try {
       out.flush();
@@ -89,19 +97,18 @@ public final class MetricsJsonl implements AutoCloseable {
       if (!step.find()) {
         continue;
       }
-      for (String key : keys) {
-        Matcher v = valueOf(key).matcher(lines.get(i));
-        if (v.find()) {
-          return Optional.of(
-              new Recorded(Long.parseLong(step.group(1)), key, Double.parseDouble(v.group(1))));
+      Map<String, Double> found = new LinkedHashMap<>();
+      Matcher v = VALUE.matcher(lines.get(i));
+      while (v.find()) {
+        if (keys.test(v.group(1))) {
+          found.put(v.group(1), Double.parseDouble(v.group(2)));
         }
+      }
+      if (!found.isEmpty()) {
+        return Optional.of(new Recorded(Long.parseLong(step.group(1)), found));
       }
     }
     return Optional.empty();
-  }
-
-  private static Pattern valueOf(String key) {
-    return Pattern.compile("\"" + Pattern.quote(key) + "\":(-?[0-9][0-9.eE+-]*)");
   }
 
   /** Writes one line. */

@@ -73,8 +73,8 @@ public final class RunRegistryReporter implements StepListener {
       firstMillis = now;
       firstStep = step;
     }
-    Double acc = m.get(HeldOut.ACC);
-    if (acc != null && !acc.isNaN()) {
+    double acc = HeldOut.accuracy(m);
+    if (!Double.isNaN(acc)) {
       accuracy = acc;
     }
     double perStep =

@@ -2,6 +2,7 @@ package dev.javelin.recipes.report;
 
 import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.recipes.metrics.HeldOut;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,9 +31,9 @@ public final class RunReport {
   static final List<Chart> CHARTS =
       List.of(
           new Chart("Training reward", "critic/score/(mean|max|min)"),
-          new Chart("Held-out accuracy", "val/acc/mean@1|val-core/.*/acc/mean@.*"),
-          // a reward that reports no acc is validated by its mean score (val/reward)
-          new Chart("Held-out reward", "val/reward/mean@1|val-core/.*/reward/mean@.*"),
+          new Chart("Held-out accuracy", HeldOut.ACC_CHART),
+          // a reward that reports no acc is validated by its mean score (reward)
+          new Chart("Held-out reward", HeldOut.REWARD_CHART),
           new Chart("Response length (tokens)", "response_length/(mean|max)"),
           new Chart("Response clip ratio", "response_length/clip_ratio"),
           new Chart("Entropy", MetricNames.ENTROPY),

@@ -15,11 +15,15 @@ import org.junit.jupiter.api.Test;
 class HeldOutTest {
   @Test
   void accuracyOnlyWhenTheRewardReportsAcc() {
-    Map<String, Double> acc = Map.of(HeldOut.ACC, 0.424);
-    Map<String, Double> score = Map.of(HeldOut.REWARD, -0.007);
+    Map<String, Double> acc =
+        Map.of(
+            "val-core/openai/gsm8k/acc/mean@1", 0.424, "val-aux/openai/gsm8k/reward/mean@1", 0.9);
+    Map<String, Double> score = Map.of("val-core/arith/reward/mean@1", -0.007);
     assertTrue(HeldOut.isAccuracy(acc));
     assertFalse(HeldOut.isAccuracy(score));
     assertEquals(-0.007, HeldOut.value(score));
+    assertEquals(0.424, HeldOut.accuracy(acc));
+    assertTrue(Double.isNaN(HeldOut.accuracy(score)));
     assertEquals("42.4%", HeldOut.format(HeldOut.value(acc), true));
     assertEquals("-0.007", HeldOut.format(HeldOut.value(score), false));
 
@@ -36,5 +40,20 @@ class HeldOutTest {
     c.step(1, 2, score, -0.007);
     String line = c.line(1, 2, score, 1);
     assertTrue(line.contains("| val reward -0.007 |"), line);
+  }
+
+  @Test
+  void severalSourcesWeighTheSame() {
+    Map<String, Double> m =
+        Map.of(
+            "val-core/openai/gsm8k/acc/mean@1", 0.5,
+            "val-core/HuggingFaceH4/MATH-500/acc/mean@1", 0.25,
+            "val-core/openai/gsm8k/acc/mean@4", 0.9,
+            "critic/score/mean", 7.0);
+    assertEquals(0.375, HeldOut.value(m));
+    assertTrue(HeldOut.isHeadline("val-core/HuggingFaceH4/MATH-500/acc/mean@1"));
+    assertFalse(HeldOut.isHeadline("val-core/openai/gsm8k/acc/mean@4"));
+    assertFalse(HeldOut.isHeadline("val-aux/openai/gsm8k/reward/mean@1"));
+    assertTrue(Double.isNaN(HeldOut.value(Map.of("critic/score/mean", 1.0))));
   }
 }

@@ -66,7 +66,7 @@ class RunRegistryTest {
     AtomicLong now = new AtomicLong(1_000);
     RunRegistryReporter rep =
         new RunRegistryReporter((id, json) -> sent.add(json), "run-1", "exp", "job-1", now::get);
-    rep.onStep(0, 10, Map.of("val/acc/mean@1", 0.25));
+    rep.onStep(0, 10, Map.of("val-core/arith/acc/mean@1", 0.25));
     now.addAndGet(4_000);
     rep.onStep(2, 10, Map.of("critic/score/mean", 0.5, "perf/throughput", 800.0));
     RunRegistryProgress p = RunRegistryProgress.fromJson(sent.get(1));

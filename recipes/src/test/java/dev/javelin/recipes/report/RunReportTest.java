@@ -37,7 +37,7 @@ class RunReportTest {
         m.append(",\"critic/score/mean\":").append(0.1 * s);
         m.append(",\"timing_s/gen\":0.5,\"timing_s/update_actor\":0.25,\"timing_s/step\":0.8");
       }
-      m.append(",\"val/acc/mean@1\":").append(0.2 + 0.01 * s).append("}\n");
+      m.append(",\"val-core/arith/acc/mean@1\":").append(0.2 + 0.01 * s).append("}\n");
     }
     Files.writeString(dir.resolve("metrics.jsonl"), m);
     Files.writeString(dir.resolve("recipe.yaml"), "trainer:\n  project_name: \"<b>p</b>\"\n");

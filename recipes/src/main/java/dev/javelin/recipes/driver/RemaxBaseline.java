@@ -1,0 +1,69 @@
+package dev.javelin.recipes.driver;
+
+import dev.javelin.grpo.AdvantageEstimator;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.task.PromptedExample;
+import dev.javelin.rewards.ScoredBatch;
+import dev.javelin.sampler.GenerationResult;
+import dev.javelin.sampler.SamplingParams;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * ReMax's baseline, as VeRL builds it: in the same step, the samplers generate one greedy response
+ * per prompt with the step's weights; it is scored by the same reward (and overlong shaping) as the
+ * sampled responses, and each of the prompt's n responses gets that score as its baseline b (Â_t =
+ * G_t − b).
+ */
+final class RemaxBaseline {
+  private final SamplerPool samplers;
+  private final Scoring scoring;
+  private final RewardShaping shaping;
+  private final RequestFactory requests;
+  private final SamplingParams greedy;
+  private final int n;
+
+  RemaxBaseline(
+      RecipeConfig recipe,
+      SamplerPool samplers,
+      Scoring scoring,
+      RequestFactory requests,
+      int[] stopTokenIds) {
+    this.samplers = samplers;
+    this.scoring = scoring;
+    this.shaping = new RewardShaping(recipe);
+    this.requests = requests;
+    this.greedy = SamplingParams.greedy(recipe.data().maxResponseLength(), stopTokenIds);
+    this.n = recipe.rollout().n();
+  }
+
+  /** The baseline generator of a remax run, else null. */
+  static RemaxBaseline ifRemax(RunParts parts, RequestFactory requests) {
+    RecipeConfig recipe = parts.recipe();
+    return recipe.algorithm().advEstimator() == AdvantageEstimator.REMAX
+        ? new RemaxBaseline(
+            recipe, parts.samplers(), parts.scoring(), requests, parts.task().stopTokenIds())
+        : null;
+  }
+
+  /** What the baseline pass produced: one baseline per rollout (n per prompt, in order). */
+  @SuppressWarnings("ArrayRecordComponent") // read once, by the advantage stage
+  record Baselines(double[] perRollout, double meanScore) {}
+
+  /** Generates and scores the greedy response of each of {@code prompts}. */
+  Baselines of(long step, List<PromptedExample> prompts) {
+    GenerationResult gen = samplers.generate(requests.requests("remax", step, prompts, 1, greedy));
+    ScoredBatch scored = scoring.score(gen.rollouts(), prompts);
+    double[] perPrompt =
+        shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), new HashMap<>());
+    double[] out = new double[prompts.size() * n];
+    double sum = 0;
+    for (int p = 0; p < perPrompt.length; p++) {
+      sum += perPrompt[p];
+      for (int k = 0; k < n; k++) {
+        out[p * n + k] = perPrompt[p];
+      }
+    }
+    return new Baselines(out, perPrompt.length == 0 ? Double.NaN : sum / perPrompt.length);
+  }
+}
