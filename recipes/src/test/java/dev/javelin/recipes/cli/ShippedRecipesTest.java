@@ -98,10 +98,11 @@ class ShippedRecipesTest {
                   "algorithm.filter_groups.enable=false",
                   "reward_model.overlong_buffer.len=2",
                   "actor_rollout_ref.rollout.n=2"));
-      case "math500-eval" -> {
+      case "math500-eval", "gsm8k-eval" -> {
+        String file = name.equals("gsm8k-eval") ? "gsm8k/test.jsonl" : "math500/test.jsonl";
         String[] args = {
           "eval",
-          "recipes/math500-eval.yaml",
+          "recipes/" + name + ".yaml",
           "actor_rollout_ref.model.path=",
           "actor_rollout_ref.model.tokenizer_path=" + ConvertCommandTest.smollm2(),
           "actor_rollout_ref.model.init.hidden=16",
@@ -110,7 +111,7 @@ class ShippedRecipesTest {
           "actor_rollout_ref.model.init.heads=2",
           "actor_rollout_ref.model.init.kv_heads=2",
           "actor_rollout_ref.model.init.max_positions=1028",
-          "data.val_files=[" + dataset("math500/test.jsonl") + "]",
+          "data.val_files=[" + dataset(file) + "]",
           "data.val_max_samples=2",
           "data.max_response_length=4"
         };
