@@ -36,7 +36,12 @@ public record TokenStats(Node logp, Node entropy) {
    * chunks of at most {@link #CHUNK_BYTES} of logits, each its own recomputation segment.
    */
   public static TokenStats ofHidden(
-      GraphBuilder g, Node hidden, UnaryOperator<Node> head, int vocab, Node ids, Node temperature) {
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      int vocab,
+      Node ids,
+      Node temperature) {
     int b = hidden.shape().dim(0);
     int t = hidden.shape().dim(1);
     Node next =

@@ -74,7 +74,9 @@ public final class Node {
     return Math.max(segment, -1);
   }
 
-  /** Whether this value is a segment's output, which {@link Remat#BLOCKS} keeps for the backward. */
+  /**
+   * Whether this value is a segment's output, which {@link Remat#BLOCKS} keeps for the backward.
+   */
   public boolean kept() {
     return segment == KEPT;
   }

@@ -83,8 +83,8 @@ public final class ModelPrograms {
   }
 
   /**
-   * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in
-   * chunks ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held.
+   * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in chunks
+   * ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held.
    */
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
     DecoderModel m = new DecoderModel(c);
