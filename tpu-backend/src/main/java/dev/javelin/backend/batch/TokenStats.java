@@ -42,12 +42,23 @@ public record TokenStats(Node logp, Node entropy) {
       int vocab,
       Node ids,
       Node temperature) {
+    return ofHidden(g, hidden, head, ids, temperature, chunkColumns(hidden.shape().dim(0), vocab));
+  }
+
+  /** As above with chunks of {@code columns} columns (T or more: one unchunked head). */
+  public static TokenStats ofHidden(
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      Node ids,
+      Node temperature,
+      int columns) {
     int b = hidden.shape().dim(0);
     int t = hidden.shape().dim(1);
     Node next =
         g.concatenate(
             1, List.of(g.sliceAxis(ids, 1, 1, t), g.constant(0, DType.I32, Shape.of(b, 1))));
-    TokenStats all = chunked(g, hidden, head, vocab, next, temperature);
+    TokenStats all = chunked(g, hidden, head, next, temperature, columns);
     return new TokenStats(
         g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
   }
@@ -65,9 +76,18 @@ public record TokenStats(Node logp, Node entropy) {
       int vocab,
       Node targets,
       Node temperature) {
-    int b = hidden.shape().dim(0);
+    return chunked(
+        g, hidden, head, targets, temperature, chunkColumns(hidden.shape().dim(0), vocab));
+  }
+
+  private static TokenStats chunked(
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      Node targets,
+      Node temperature,
+      int columns) {
     int c = hidden.shape().dim(1);
-    int columns = chunkColumns(b, vocab);
     if (columns >= c) {
       return ofTargets(g, head.apply(hidden), targets, temperature);
     }
