@@ -1,6 +1,9 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.runtime.TrainMemory;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import java.util.Locale;
@@ -16,16 +19,14 @@ import java.util.Locale;
  *       (+4);
  *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
  *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
- *   <li>one micro-batch's activations kept for the backward pass: per token and layer the block's
- *       inputs and outputs ({@code 6·hidden + 4·intermediate} floats) plus its attention scores and
- *       probabilities ({@code 2·heads·T}), and the (tokens, V) logits three times over (logits,
- *       log-softmax and its gradient).
+ *   <li>one micro-batch's activations kept for the backward pass and its logits, as {@link
+ *       TrainMemory} states them for the rematerialisation policy the trainer uses ({@code
+ *       -Djavelin.remat}: elementwise by default, blocks for per-layer recomputation).
  * </ul>
  *
  * <p>It is an estimate of the live set, not of the garbage around it: a heap below it cannot work
  * and is refused; the heap it suggests, {@link #HEADROOM} times the estimate, runs without long GC
- * pauses. Activations are counted for the dense layout without recomputation, an upper bound for
- * the prompt-sharing layout and {@code Remat} policies.
+ * pauses. Activations are counted for the dense layout, an upper bound for the prompt-sharing one.
  */
 public record MemoryBudget(long trainer, long samplers, long activations, long logits) {
   /** Heap per byte of estimated live set that the check asks for. */
@@ -45,10 +46,10 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
     long samplers = (long) recipe.trainer().samplers() * (p * 4L + kvCache);
     int micro = recipe.actor().ppoMicroBatchSize();
     int rows = micro > 0 ? micro : recipe.actor().ppoMiniBatchSize() * recipe.rollout().n();
-    long tokens = (long) rows * positions;
-    long perTokenLayer = 6L * c.hidden() + 4L * c.intermediate() + 2L * c.heads() * positions;
-    long activations = tokens * c.layers() * perTokenLayer * 4L;
-    long logits = 3L * tokens * c.vocabSize() * 4L;
+    // the train step's own terms, under the policy the trainer's optimizer will use
+    Remat remat = PolicyOptimizer.defaultRemat();
+    long activations = TrainMemory.activations(c, rows, positions, remat);
+    long logits = TrainMemory.logits(c, rows, positions, remat);
     return new MemoryBudget(trainer, samplers, activations, logits);
   }
 

@@ -5,7 +5,9 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.model.NeuralOps;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Per-token log-probabilities and entropies of next-token distributions at a temperature τ: with
@@ -20,6 +22,94 @@ import java.util.List;
  * @param entropy (B, C)
  */
 public record TokenStats(Node logp, Node entropy) {
+
+  /**
+   * Bytes of f32 logits one chunk of the LM head may hold ({@code -Djavelin.head.chunk_mb}, default
+   * 64): {@link #ofHidden} computes the head over column chunks of at most this size, so the (B, T,
+   * V) logits of a 50k–150k vocabulary never exist at once.
+   */
+  static final long CHUNK_BYTES = Long.getLong("javelin.head.chunk_mb", 64) << 20;
+
+  /**
+   * Stats of {@code ids[:, 1:]} from final hidden states (B, T, D), {@code head} mapping hidden
+   * states (B, C, D) to logits (B, C, V): as {@link #of} on {@code head(hidden)}, but over column
+   * chunks of at most {@link #CHUNK_BYTES} of logits, each its own recomputation segment.
+   */
+  public static TokenStats ofHidden(
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      int vocab,
+      Node ids,
+      Node temperature) {
+    return ofHidden(g, hidden, head, ids, temperature, chunkColumns(hidden.shape().dim(0), vocab));
+  }
+
+  /** As above with chunks of {@code columns} columns (T or more: one unchunked head). */
+  public static TokenStats ofHidden(
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      Node ids,
+      Node temperature,
+      int columns) {
+    int b = hidden.shape().dim(0);
+    int t = hidden.shape().dim(1);
+    Node next =
+        g.concatenate(
+            1, List.of(g.sliceAxis(ids, 1, 1, t), g.constant(0, DType.I32, Shape.of(b, 1))));
+    TokenStats all = chunked(g, hidden, head, next, temperature, columns);
+    return new TokenStats(
+        g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
+  }
+
+  /**
+   * {@link #ofTargets} of {@code head(hidden)} for hidden states (B, C, D) and targets (B, C),
+   * computed over column chunks of at most {@link #CHUNK_BYTES} of logits. Each chunk is a
+   * recomputation segment whose outputs are its (B, c) stats, so under {@code Remat.BLOCKS} the
+   * backward pass also holds one chunk of logits at a time.
+   */
+  public static TokenStats chunked(
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      int vocab,
+      Node targets,
+      Node temperature) {
+    return chunked(
+        g, hidden, head, targets, temperature, chunkColumns(hidden.shape().dim(0), vocab));
+  }
+
+  private static TokenStats chunked(
+      GraphBuilder g,
+      Node hidden,
+      UnaryOperator<Node> head,
+      Node targets,
+      Node temperature,
+      int columns) {
+    int c = hidden.shape().dim(1);
+    if (columns >= c) {
+      return ofTargets(g, head.apply(hidden), targets, temperature);
+    }
+    List<Node> logp = new ArrayList<>();
+    List<Node> entropy = new ArrayList<>();
+    for (int c0 = 0; c0 < c; c0 += columns) {
+      int c1 = Math.min(c, c0 + columns);
+      g.beginSegment();
+      Node z = head.apply(g.sliceAxis(hidden, 1, c0, c1));
+      TokenStats s = ofTargets(g, z, g.sliceAxis(targets, 1, c0, c1), temperature);
+      g.endSegment(s.logp(), s.entropy());
+      logp.add(s.logp());
+      entropy.add(s.entropy());
+    }
+    return new TokenStats(g.concatenate(1, logp), g.concatenate(1, entropy));
+  }
+
+  /** Columns per head chunk for {@code rows} rows of a {@code vocab}-wide f32 head (at least 1). */
+  public static int chunkColumns(int rows, int vocab) {
+    long perColumn = 4L * rows * vocab;
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, CHUNK_BYTES / Math.max(1, perColumn)));
+  }
 
   /**
    * Stats of {@code ids[:, 1:]} under logits (B, T, V): column t scores token t + 1.

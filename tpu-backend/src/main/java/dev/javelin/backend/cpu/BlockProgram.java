@@ -193,6 +193,17 @@ final class BlockProgram {
       arrays = new Object[steps];
       offsets = new int[steps];
     }
+
+    /**
+     * Forgets the run's arrays once a kernel is done: a loaded step points straight into a frame
+     * array, and a stale pointer kept every planned array of the last run reachable after it ended
+     * (~0.5 GB between steps of a small train step), defeating the pool's bound.
+     */
+    static void release(Scratch[] scratch) {
+      for (Scratch s : scratch) {
+        java.util.Arrays.fill(s.arrays, null);
+      }
+    }
   }
 
   @Override

@@ -92,28 +92,25 @@ final class BufferPlan {
   }
 
   /**
-   * Best fit: the smallest free slot of the type that holds size; else grow one; else a new one.
+   * Best fit: the smallest free slot of the type that holds size without wasting more than half of
+   * it; else a new slot. Never grows a slot: a grown slot keeps its new size for the whole run, and
+   * growing small slots into large ones held several times the live peak (1.7 GB of slots for a
+   * 0.43 GB live peak in a rematerialised train step).
    */
   private int pick(List<Integer> free, DType dtype, int size) {
     int best = -1;
-    int largest = -1;
     for (int s : free) {
-      if (slotTypes.get(s) != dtype) {
-        continue;
-      }
       int cap = slotSizes.get(s);
-      if (cap >= size && (best < 0 || cap < slotSizes.get(best))) {
+      if (slotTypes.get(s) == dtype
+          && cap >= size
+          && cap / 2 <= size
+          && (best < 0 || cap < slotSizes.get(best))) {
         best = s;
       }
-      if (largest < 0 || cap > slotSizes.get(largest)) {
-        largest = s;
-      }
     }
-    int chosen = best >= 0 ? best : largest;
-    if (chosen >= 0) {
-      free.remove(Integer.valueOf(chosen));
-      slotSizes.set(chosen, Math.max(size, slotSizes.get(chosen)));
-      return chosen;
+    if (best >= 0) {
+      free.remove(Integer.valueOf(best));
+      return best;
     }
     slotTypes.add(dtype);
     slotSizes.add(size);

@@ -40,6 +40,7 @@ final class FusedKernel implements Kernel {
             program.eval(frame, s, start, n, dest, start);
           }
         });
+    BlockProgram.Scratch.release(scratch);
   }
 
   @Override

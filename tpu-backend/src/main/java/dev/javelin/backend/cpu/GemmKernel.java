@@ -22,8 +22,6 @@ final class GemmKernel implements Kernel {
   private final int k;
   private final Parallel parallel;
   private final Staging staging;
-  private final Object packA;
-  private final Object packB;
 
   GemmKernel(
       int out, DType dtype, GemmOperand a, GemmOperand b, Parallel parallel, Staging staging) {
@@ -42,8 +40,6 @@ final class GemmKernel implements Kernel {
     this.k = a.cols;
     this.parallel = parallel;
     this.staging = staging;
-    this.packA = a.packed ? Conversions.allocate(dtype, a.stagedSize()) : null;
-    this.packB = b.packed ? Conversions.allocate(dtype, b.stagedSize()) : null;
   }
 
   @Override
@@ -62,8 +58,8 @@ final class GemmKernel implements Kernel {
       runSmall(frame, c);
       return;
     }
-    FloatPointer pa = stage(frame, a, 0, packA);
-    FloatPointer pb = stage(frame, b, 1, packB);
+    FloatPointer pa = stage(frame, a, 0, pack(a, 0));
+    FloatPointer pb = stage(frame, b, 1, pack(b, 1));
     FloatPointer pc = staging.get(2, size);
     boolean splitRows = m >= n;
     int side = splitRows ? m : n;
@@ -125,8 +121,8 @@ final class GemmKernel implements Kernel {
 
   /** Every item by {@link SmallGemm}, straight from the heap arrays (packed first if strided). */
   private void runSmall(Frame frame, float[] c) {
-    float[] x = heapOperand(frame, a, (float[]) packA);
-    float[] y = heapOperand(frame, b, (float[]) packB);
+    float[] x = heapOperand(frame, a, (float[]) pack(a, 0));
+    float[] y = heapOperand(frame, b, (float[]) pack(b, 1));
     long itemFlops = 2L * m * n * k;
     int grain = (int) Math.max(1, MIN_CHUNK_FLOPS / Math.max(1, itemFlops));
     parallel.forRange(
@@ -165,8 +161,8 @@ final class GemmKernel implements Kernel {
   }
 
   private void runF64(Frame frame) {
-    double[] x = packF64(frame, a, (double[]) packA);
-    double[] y = packF64(frame, b, (double[]) packB);
+    double[] x = packF64(frame, a, (double[]) pack(a, 0));
+    double[] y = packF64(frame, b, (double[]) pack(b, 1));
     double[] c = (double[]) frame.values[out];
     for (int item = 0; item < a.batch; item++) {
       for (int i = 0; i < m; i++) {
@@ -188,6 +184,11 @@ final class GemmKernel implements Kernel {
     }
     op.view.merged().read(DType.F64, src, 0, op.stagedSize(), pack, 0);
     return pack;
+  }
+
+  /** The executable's shared heap copy for a strided operand, or null when it is read in place. */
+  private Object pack(GemmOperand op, int slot) {
+    return op.packed ? staging.pack(slot, dtype, op.stagedSize()) : null;
   }
 
   @Override

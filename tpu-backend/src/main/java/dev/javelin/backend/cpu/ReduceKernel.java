@@ -77,6 +77,7 @@ final class ReduceKernel implements Kernel {
             }
           }
         });
+    BlockProgram.Scratch.release(scratch);
   }
 
   /**

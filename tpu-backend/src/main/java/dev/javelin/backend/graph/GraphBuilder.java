@@ -22,6 +22,8 @@ public final class GraphBuilder {
   private final String name;
   private final List<Node> parameters = new ArrayList<>();
   private int nextId;
+  private int segments;
+  private int openSegment = -1;
 
   public GraphBuilder(String name) {
     this.name = name;
@@ -42,7 +44,38 @@ public final class GraphBuilder {
 
   /** Adds a node; used by the methods below and by graph transformations such as autodiff. */
   public Node add(Op op, List<Node> inputs, Shape shape, DType dtype) {
-    return new Node(nextId++, op, inputs, shape, dtype);
+    return new Node(nextId++, op, inputs, shape, dtype, openSegment);
+  }
+
+  /**
+   * Opens a recomputation segment (a decoder block, a chunk of the LM head): nodes added until
+   * {@link #endSegment} belong to it, and under {@link Remat#BLOCKS} the backward pass recomputes
+   * them from the segment's inputs just before it needs them, like {@code jax.checkpoint} around
+   * the block. Segments do not nest. Devices and the StableHLO lowering ignore them.
+   */
+  public void beginSegment() {
+    if (openSegment >= 0) {
+      throw new IllegalStateException("segment " + openSegment + " is still open");
+    }
+    openSegment = segments++;
+  }
+
+  /** Closes the open segment; {@code outputs} are kept for the backward pass, not recomputed. */
+  public void endSegment(Node... outputs) {
+    if (openSegment < 0) {
+      throw new IllegalStateException("no segment is open");
+    }
+    for (Node n : outputs) {
+      if (n.segment() == openSegment) {
+        n.setSegment(Node.KEPT);
+      }
+    }
+    openSegment = -1;
+  }
+
+  /** Copies {@code from}'s segment to {@code to} (graph copies keep the recomputation layout). */
+  static void copySegment(Node from, Node to) {
+    to.setSegment(from.kept() ? Node.KEPT : from.segment());
   }
 
   // ---------------------------------------------------------------- leaves

@@ -50,6 +50,7 @@ final class GraphCopier {
       if (m.gradientStopped()) {
         c.stopGradient();
       }
+      GraphBuilder.copySegment(m, c);
       map.put(m, c);
     }
     return map.get(n);

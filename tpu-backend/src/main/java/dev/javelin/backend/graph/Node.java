@@ -16,13 +16,15 @@ public final class Node {
   private final Shape shape;
   private final DType dtype;
   private volatile boolean gradientStopped;
+  private volatile int segment;
 
-  Node(int id, Op op, List<Node> inputs, Shape shape, DType dtype) {
+  Node(int id, Op op, List<Node> inputs, Shape shape, DType dtype, int segment) {
     this.id = id;
     this.op = op;
     this.inputs = List.copyOf(inputs);
     this.shape = shape;
     this.dtype = dtype;
+    this.segment = segment;
   }
 
   public int id() {
@@ -60,6 +62,30 @@ public final class Node {
 
   void stopGradient() {
     gradientStopped = true;
+  }
+
+  /**
+   * The recomputation segment this value belongs to, or -1: under {@link Remat#BLOCKS} the backward
+   * pass recomputes a segment's inner values from its inputs instead of keeping them. A segment's
+   * outputs belong to none and are {@linkplain #kept kept}. Set with {@link
+   * GraphBuilder#beginSegment}.
+   */
+  public int segment() {
+    return Math.max(segment, -1);
+  }
+
+  /**
+   * Whether this value is a segment's output, which {@link Remat#BLOCKS} keeps for the backward.
+   */
+  public boolean kept() {
+    return segment == KEPT;
+  }
+
+  static final int KEPT = -2;
+
+  /** Sets the raw segment (a segment id, -1 or {@link #KEPT}). */
+  void setSegment(int s) {
+    segment = s;
   }
 
   @Override

@@ -64,11 +64,14 @@ public final class DecoderModel {
       GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
     Node h = g.gather(w.get(WeightSpec.EMBED), ids); // (B, T, D)
     for (int i = 0; i < c.layers(); i++) {
+      // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
+      g.beginSegment();
       Node n1 = NeuralOps.rmsNorm(g, h, w.layer(i, "input_layernorm.weight"), c.rmsNormEps());
       h = g.add(h, attentionBlock(g, w, i, n1, cos, sin, layout));
       Node n2 =
           NeuralOps.rmsNorm(g, h, w.layer(i, "post_attention_layernorm.weight"), c.rmsNormEps());
       h = g.add(h, mlp(g, w, i, n2));
+      g.endSegment(h);
     }
     return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
   }

@@ -78,8 +78,20 @@ public final class ModelPrograms {
     GraphBuilder g = new GraphBuilder("logprobs_b" + b + "_t" + t);
     Inputs in = declare(g, c, b, t, p);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
-    TokenStats st = TokenStats.of(g, forwardLogits(g, c, in), in.ids(), temp);
+    TokenStats st = tokenStats(g, c, in, temp);
     return g.build(st.logp(), st.entropy());
+  }
+
+  /**
+   * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in chunks
+   * ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held.
+   */
+  static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
+    DecoderModel m = new DecoderModel(c);
+    Node bias = AttentionMasks.causal(g, in.mask());
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    return TokenStats.ofHidden(
+        g, h, x -> m.logits(g, in.weights(), x), c.vocabSize(), in.ids(), temperature);
   }
 
   /**

@@ -69,8 +69,14 @@ public final class PrefixPrograms {
             g.reshape(sin, 1, n, half),
             layout::attend); // (1, N, D)
     Node predictors = g.gather(g.reshape(h, n, c.hidden()), scoreRows); // (B·R, D)
-    Node logits = m.logits(g, w, g.reshape(predictors, b, r, c.hidden())); // (B, R, V)
-    TokenStats st = TokenStats.ofTargets(g, logits, responseIds, temp);
+    TokenStats st =
+        TokenStats.chunked(
+            g,
+            g.reshape(predictors, b, r, c.hidden()),
+            x -> m.logits(g, w, x),
+            c.vocabSize(),
+            responseIds,
+            temp);
     return g.build(st.logp(), st.entropy());
   }
 

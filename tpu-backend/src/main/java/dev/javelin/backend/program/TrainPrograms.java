@@ -36,19 +36,23 @@ public final class TrainPrograms {
    * step. Outputs: [loss, grad norm, applied, new weights..., new m..., new v...].
    */
   public static Program fused(ModelConfig c, int b, int t, int p, TokenLoss loss, AdamWConfig cfg) {
+    return fused(c, b, t, p, loss, cfg, Remat.NONE);
+  }
+
+  /** As above, keeping for the backward pass what {@code remat} says. */
+  public static Program fused(
+      ModelConfig c, int b, int t, int p, TokenLoss loss, AdamWConfig cfg, Remat remat) {
     GraphBuilder g = new GraphBuilder("train_" + loss.name() + "_b" + b + "_t" + t);
     ModelPrograms.Inputs in = ModelPrograms.declare(g, c, b, t, p);
     Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F32, Shape.scalar());
-    TokenStats st = TokenStats.of(g, ModelPrograms.forwardLogits(g, c, in), in.ids(), temp);
+    TokenStats st = ModelPrograms.tokenStats(g, c, in, temp);
     Node l = loss.build(g, st);
     if (l.shape().rank() != 0 || l.dtype() != DType.F32) {
       throw new IllegalArgumentException(
           "loss '" + loss.name() + "' must be an f32 scalar, got " + l);
     }
     List<Node> weights = in.weights().all();
-    // Remat.NONE: in one program the device frees forward values by liveness anyway, and
-    // recomputing them measured ~25% slower on the CPU device (tiny, 64 x 128)
-    List<Node> grads = Autodiff.gradient(g, l, weights, Remat.NONE);
+    List<Node> grads = Autodiff.gradient(g, l, weights, remat);
     List<Node> m = new ArrayList<>();
     List<Node> v = new ArrayList<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
@@ -91,11 +95,17 @@ public final class TrainPrograms {
 
   /** As above for any program whose outputs are [logp, entropy] ({@link SequenceBatch}). */
   public static VjpPrograms logProbsVjp(ModelConfig c, Program logProbs, boolean withEntropy) {
+    return logProbsVjp(c, logProbs, withEntropy, Remat.ELEMENTWISE);
+  }
+
+  /** As above with a rematerialisation policy ({@link Remat#BLOCKS}: block inputs only). */
+  public static VjpPrograms logProbsVjp(
+      ModelConfig c, Program logProbs, boolean withEntropy, Remat remat) {
     List<String> names = new ArrayList<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       names.add(s.name());
     }
     Set<Integer> differentiated = withEntropy ? Set.of(0, 1) : Set.of(0);
-    return Autodiff.vjp(logProbs, names, differentiated, Remat.ELEMENTWISE);
+    return Autodiff.vjp(logProbs, names, differentiated, remat);
   }
 }

@@ -38,7 +38,8 @@ public final class PolicyModel implements AutoCloseable {
   private final ModelConfig config;
   private final Map<String, DeviceBuffer> weights = new LinkedHashMap<>();
   private final Map<String, DeviceBuffer> rope = new HashMap<>();
-  private final Map<String, Executable> compiled = new HashMap<>();
+  private final Map<String, Executable> compiled =
+      ProgramLru.map(ProgramLru.MAX_PROGRAMS, Executable::close);
 
   private PolicyModel(Device device, ModelCheckpoint checkpoint) {
     this.device = device;
@@ -194,20 +195,31 @@ public final class PolicyModel implements AutoCloseable {
 
   // ------------------------------------------------------------ package API
 
+  /**
+   * The program compiled for {@code key}, compiled now if absent. The cache is bounded ({@link
+   * ProgramLru}): fetch the executable again for each run rather than keeping it across calls that
+   * may compile others.
+   */
   Executable executable(String key, Supplier<Program> build) {
-    return compiled.computeIfAbsent(key, k -> device.compile(build.get()));
+    Executable e = compiled.get(key);
+    if (e == null) {
+      e = device.compile(build.get());
+      compiled.put(key, e);
+    }
+    return e;
   }
 
   /**
    * As above, compiled with the {@link Donation} that {@code donation} derives from the program.
    */
   Executable executable(String key, Supplier<Program> build, Function<Program, Donation> donation) {
-    return compiled.computeIfAbsent(
-        key,
-        k -> {
-          Program p = build.get();
-          return device.compile(p, donation.apply(p));
-        });
+    Executable e = compiled.get(key);
+    if (e == null) {
+      Program p = build.get();
+      e = device.compile(p, donation.apply(p));
+      compiled.put(key, e);
+    }
+    return e;
   }
 
   /** A batch's token inputs and the temperature, uploaded. Caller closes the uploads. */

@@ -8,6 +8,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.TokenLoss;
@@ -62,19 +63,51 @@ public final class PolicyOptimizer implements AutoCloseable {
   private final PolicyModel model;
   private final AdamWConfig config;
   private final LrSchedule schedule;
+  private final Remat remat;
   private final Map<String, DeviceBuffer> moments = new LinkedHashMap<>();
-  private final Map<String, VjpPrograms> splits = new HashMap<>();
+  // Split programs per shape bucket, bounded like the model's compiled programs.
+  private final Map<String, VjpPrograms> splits = ProgramLru.map(ProgramLru.MAX_PROGRAMS, s -> {});
   private long applied;
 
+  /**
+   * An optimizer whose train steps keep what {@link #defaultRemat} says for the backward pass:
+   * {@link Remat#ELEMENTWISE}, or {@link Remat#BLOCKS} under {@code -Djavelin.remat=blocks}.
+   */
   public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule) {
+    this(model, config, schedule, defaultRemat());
+  }
+
+  /**
+   * As above with an explicit rematerialisation policy: {@link Remat#BLOCKS} recomputes each
+   * decoder block in the backward pass (gradient checkpointing), so a step keeps one (B, T, D)
+   * hidden state per layer instead of every layer's intermediates; see {@link TrainMemory}.
+   */
+  public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat) {
     this.model = model;
     this.config = config;
     this.schedule = schedule;
+    this.remat = remat;
     Device d = model.device();
     for (WeightSpec s : WeightSpec.layout(model.config())) {
       moments.put(OptimizerPrograms.firstMoment(s.name()), d.upload(Tensor.F32.zeros(s.shape())));
       moments.put(OptimizerPrograms.secondMoment(s.name()), d.upload(Tensor.F32.zeros(s.shape())));
     }
+  }
+
+  /** The policy from {@code -Djavelin.remat} (none, elementwise, blocks), elementwise if unset. */
+  public static Remat defaultRemat() {
+    String v = System.getProperty("javelin.remat", "elementwise");
+    try {
+      return Remat.valueOf(v.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "-Djavelin.remat must be none, elementwise or blocks, got '" + v + "'", e);
+    }
+  }
+
+  /** What this optimizer's train steps keep for the backward pass. */
+  public Remat remat() {
+    return remat;
   }
 
   /** Updates applied so far. */
@@ -95,13 +128,13 @@ public final class PolicyOptimizer implements AutoCloseable {
       SequenceBatch batch = microBatches.get(i);
       SequenceBatch at = batch.atBucket(model.config());
       boolean entropy = loss.usesEntropy();
-      String key = at.shapeKey() + (entropy ? "_H" : "");
+      String key = at.shapeKey() + (entropy ? "_H" : "") + splitRematSuffix();
       VjpPrograms split =
           splits.computeIfAbsent(
               key,
               k ->
                   TrainPrograms.logProbsVjp(
-                      model.config(), at.logProbsProgram(model.config()), entropy));
+                      model.config(), at.logProbsProgram(model.config()), entropy, splitRemat()));
       Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
       Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
       Map<String, DeviceBuffer> in = model.uploads(at, temperature);
@@ -144,8 +177,8 @@ public final class PolicyOptimizer implements AutoCloseable {
     List<String> names = model.weightNames();
     Executable exe =
         model.executable(
-            "train_" + loss.name() + "_b" + b + "_t" + tb,
-            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config),
+            "train_" + loss.name() + "_b" + b + "_t" + tb + "_" + remat,
+            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config, remat),
             p -> TrainPrograms.fusedInPlace(p, names));
     Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
     lossInputs.forEach((k, v) -> in.put(k, model.device().upload(v)));
@@ -190,6 +223,18 @@ public final class PolicyOptimizer implements AutoCloseable {
       moments.put(k, replace(moments.get(k), model.device().upload(state.get(k))));
     }
     this.applied = appliedSteps;
+  }
+
+  /**
+   * The split's policy: residuals live across the host loss, so the split always recomputes
+   * elementwise values, and whole blocks under {@link Remat#BLOCKS}.
+   */
+  private Remat splitRemat() {
+    return remat == Remat.BLOCKS ? Remat.BLOCKS : Remat.ELEMENTWISE;
+  }
+
+  private String splitRematSuffix() {
+    return remat == Remat.BLOCKS ? "_blocks" : "";
   }
 
   /** Cotangents (B, C) checked, then padded to the program's C' columns and uploaded. */

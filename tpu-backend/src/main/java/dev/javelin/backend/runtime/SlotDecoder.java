@@ -46,7 +46,6 @@ public final class SlotDecoder implements AutoCloseable {
   private final int capacity;
   private final boolean sharePrompts;
   private int rows;
-  private Executable decode;
   private List<DeviceBuffer> caches; // null until first needed: a full prefill replaces them anyway
   private boolean closed;
 
@@ -272,7 +271,7 @@ public final class SlotDecoder implements AutoCloseable {
     in.put(ModelPrograms.ATTENTION_MASK, dev.upload(new Tensor.F32(Shape.of(rows, 1), mask)));
     Map<String, DeviceBuffer> all = cacheInputs();
     all.putAll(in);
-    List<DeviceBuffer> out = model.runKeeping(decode, all);
+    List<DeviceBuffer> out = model.runKeeping(decodeProgram(), all);
     in.values().forEach(DeviceBuffer::close);
     Tensor.F32 logits = (Tensor.F32) out.get(0).toHost();
     out.get(0).close();
@@ -317,14 +316,19 @@ public final class SlotDecoder implements AutoCloseable {
   }
 
   private void useRows(int b) {
+    this.rows = b;
+    decodeProgram(); // compile now, not on the first step
+  }
+
+  /** The decode program for the current rows, fetched per step: the model's cache is bounded. */
+  private Executable decodeProgram() {
     ModelConfig c = model.config();
     int s = capacity;
-    this.rows = b;
-    this.decode =
-        model.executable(
-            "slot_decode_b" + b + "_s" + s,
-            () -> SlotPrograms.decode(c, b, s, c.maxPositions()),
-            p -> SlotPrograms.decodeInPlace(p, c.layers()));
+    int b = rows;
+    return model.executable(
+        "slot_decode_b" + b + "_s" + s,
+        () -> SlotPrograms.decode(c, b, s, c.maxPositions()),
+        p -> SlotPrograms.decodeInPlace(p, c.layers()));
   }
 
   private List<DeviceBuffer> zeroCaches() {

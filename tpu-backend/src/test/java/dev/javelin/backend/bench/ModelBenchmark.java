@@ -29,7 +29,8 @@ import java.util.Random;
  * a device, printed as one JSON line per measurement (the same fields as tools/torch_bench.py).
  *
  * <p>Usage: {@code ModelBenchmark --device cpu --config tiny|small --task train|decode [--batch 64
- * --seq 128 --prompt 16 --new 64 --iters 3]}
+ * --seq 128 --prompt 16 --new 64 --iters 3]}; the train step keeps what {@code -Djavelin.remat}
+ * says (elementwise, blocks) for the backward pass.
  */
 public final class ModelBenchmark {
   private ModelBenchmark() {}
@@ -71,7 +72,9 @@ public final class ModelBenchmark {
     try (PolicyOptimizer trainer =
         new PolicyOptimizer(model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-5))) {
       trainer.stepFused(batch, 1f, MEAN_NLL, lossIn); // compile + warm up
-      CpuDevice cpu = model.device() instanceof CpuDevice d ? d : null;
+      // -Djavelin.bench.profile=false times the steps with kernel profiling off (bench/headline.sh)
+      boolean profile = Boolean.parseBoolean(System.getProperty("javelin.bench.profile", "true"));
+      CpuDevice cpu = profile && model.device() instanceof CpuDevice d ? d : null;
       if (cpu != null) {
         cpu.resetProfile();
         cpu.setProfiling(true);
@@ -96,10 +99,11 @@ public final class ModelBenchmark {
     return String.format(
         Locale.ROOT,
         "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"batch\":%d,"
-            + "\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
+            + "\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
         a.device(),
         a.config(),
         a.batch(),
+        PolicyOptimizer.defaultRemat(),
         a.batch() * a.seq() / median,
         Arrays.toString(times),
         allNs == 0 ? Double.NaN : (double) gemmNs / allNs,

@@ -14,10 +14,15 @@ import dev.javelin.backend.graph.Autodiff;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.AttentionMasks;
+import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
+import dev.javelin.backend.model.KvPolicy;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.model.WeightSpec;
+import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,6 +84,54 @@ class ModelGradCheckTest {
               names.get(w) + "[" + idx + "]: autodiff " + analytic + " vs FD " + numeric);
         }
       }
+    }
+  }
+
+  /**
+   * The chunked LM head and per-block recomputation change how gradients are computed, not what
+   * they are: in f64 on the reference device, every weight's gradient under {@link Remat#BLOCKS}
+   * with a head of 1- and 2-column chunks equals the unchunked {@link Remat#NONE} one.
+   */
+  @Test
+  void chunkedHeadAndBlockRecomputationGiveTheSameGradients() {
+    for (ModelConfig c : List.of(TINY, untiedNoBias())) {
+      Map<String, Tensor> args = inputs(c, new Random(7));
+      List<Tensor> want = gradients(c, args, T, Remat.NONE);
+      for (int columns : new int[] {1, 2}) {
+        for (Remat remat : List.of(Remat.ELEMENTWISE, Remat.BLOCKS)) {
+          List<Tensor> got = gradients(c, args, columns, remat);
+          for (int i = 0; i < want.size(); i++) {
+            RelError.assertClose(
+                remat + ", " + columns + "-column chunks, output " + i,
+                want.get(i),
+                got.get(i),
+                1e-12);
+          }
+        }
+      }
+    }
+  }
+
+  /** [loss, ∂loss/∂w...] with the head in chunks of {@code columns} under {@code remat}. */
+  private static List<Tensor> gradients(
+      ModelConfig c, Map<String, Tensor> args, int columns, Remat remat) {
+    GraphBuilder g = new GraphBuilder("chunks");
+    ModelPrograms.Inputs in = ModelPrograms.declare(g, c, B, T, T, DType.F64);
+    Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F64, Shape.scalar());
+    Node resp = g.parameter("response_mask", DType.F64, Shape.of(B, T - 1));
+    DecoderModel m = new DecoderModel(c);
+    Node bias = AttentionMasks.causal(g, in.mask());
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    TokenStats st =
+        TokenStats.ofHidden(g, h, x -> m.logits(g, in.weights(), x), in.ids(), temp, columns);
+    Node perToken = g.sub(g.mul(st.entropy(), g.full(st.entropy(), 0.3)), st.logp());
+    Node loss = g.reduceSum(g.mul(resp, perToken), 0, 1);
+    List<Node> outs = new ArrayList<>();
+    outs.add(loss);
+    outs.addAll(Autodiff.gradient(g, loss, in.weights().all(), remat));
+    Program p = g.build(outs);
+    try (Device ref = Devices.open("ref")) {
+      return run(ref, ref.compile(p), p, args);
     }
   }
 
