@@ -21,9 +21,10 @@ if ! "$py" -c 'import torch, transformers' 2>/dev/null; then
     "or set PYTHON=/path/to/python" >&2
   exit 2
 fi
-./mvnw -B -q -pl tpu-backend -am install -DskipTests ${MVN_FLAGS:-}
+read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
+./mvnw -B -q -pl tpu-backend -am install -DskipTests "${mvn_flags[@]}"
 cpfile="$PWD/tpu-backend/target/bench-classpath.txt"
-./mvnw -B -q ${MVN_FLAGS:-} -pl tpu-backend dependency:build-classpath -Dmdep.includeScope=test \
+./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$cpfile" >/dev/null
 cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
 load() { cut -d' ' -f1-3 /proc/loadavg; }

@@ -159,7 +159,7 @@ public final class Commands {
    */
   private RunSummary loop(
       RecipeConfig recipe, TaskData task, int total, Path dir, int firstStep, Loop body) {
-    checkMemory(recipe);
+    checkMemory(recipe, MemoryBudget.of(ModelInit.config(recipe), recipe));
     StopSignal stop = StopSignal.onInterrupt();
     try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
         Workers workers = Workers.start(recipe, total);
@@ -188,8 +188,7 @@ public final class Commands {
    * Prints the memory estimate and, when everything runs in this JVM, refuses a heap it does not
    * fit before any worker starts (naming JAVELIN_HEAP).
    */
-  private void checkMemory(RecipeConfig recipe) {
-    MemoryBudget budget = MemoryBudget.of(ModelInit.config(recipe), recipe);
+  private void checkMemory(RecipeConfig recipe, MemoryBudget budget) {
     out.println(budget.describe());
     if (!recipe.trainer().ray().equals("cluster")) {
       budget.check(Runtime.getRuntime().maxMemory());
@@ -220,7 +219,7 @@ public final class Commands {
       throw new ConfigException("recipe key 'data.val_files': eval needs validation prompts");
     }
     out.printf(Locale.ROOT, "javelin eval %s: %d prompts%n", target, task.val().size());
-    checkMemory(recipe); // eval holds the same trainer and samplers as a run
+    checkMemory(recipe, MemoryBudget.forEval(ModelInit.config(recipe), recipe, task.val().size()));
     try (Scoring scoring = new Scoring(recipe, task.tokenizer());
         Workers workers = Workers.start(recipe, 1)) {
       workers.samplers().loadWeights(workers.trainer().snapshot(0, recipe.rollout().weightDtype()));

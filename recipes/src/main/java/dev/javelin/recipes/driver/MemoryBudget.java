@@ -39,11 +39,7 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
     long trainer = p * 4L * (6 + (ref ? 1 : 0));
     int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
     // a sampler opens as many cache rows as it has requests, up to max_num_seqs
-    int cacheRows =
-        Math.min(
-            recipe.rollout().maxNumSeqs(), recipe.data().trainBatchSize() * recipe.rollout().n());
-    long kvCache = 2L * c.layers() * cacheRows * c.kvHeads() * positions * c.headDim() * 4L;
-    long samplers = (long) recipe.trainer().samplers() * (p * 4L + kvCache);
+    long samplers = samplers(c, recipe, recipe.data().trainBatchSize() * recipe.rollout().n());
     int micro = recipe.actor().ppoMicroBatchSize();
     int rows = micro > 0 ? micro : recipe.actor().ppoMiniBatchSize() * recipe.rollout().n();
     // the train step's own terms, under the policy the trainer's optimizer will use
@@ -51,6 +47,23 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
     long activations = TrainMemory.activations(c, rows, positions, remat);
     long logits = TrainMemory.logits(c, rows, positions, remat);
     return new MemoryBudget(trainer, samplers, activations, logits);
+  }
+
+  /**
+   * The estimate for evaluating {@code prompts} validation prompts: the same trainer (it publishes
+   * the weights) and samplers, a cache row per validation request, and no train step.
+   */
+  public static MemoryBudget forEval(ModelConfig c, RecipeConfig recipe, int prompts) {
+    long samplers = samplers(c, recipe, prompts * recipe.rollout().valN());
+    return new MemoryBudget(of(c, recipe).trainer(), samplers, 0, 0);
+  }
+
+  /** Every sampler's weights and a cache row per request (up to max_num_seqs) of a step. */
+  private static long samplers(ModelConfig c, RecipeConfig recipe, int requests) {
+    int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
+    int cacheRows = Math.min(recipe.rollout().maxNumSeqs(), requests);
+    long kvCache = 2L * c.layers() * cacheRows * c.kvHeads() * positions * c.headDim() * 4L;
+    return (long) recipe.trainer().samplers() * (c.parameterCount() * 4L + kvCache);
   }
 
   /** The estimated live set in bytes. */

@@ -42,6 +42,23 @@ class MemoryBudgetTest {
   }
 
   @Test
+  void anEvalCountsNoTrainStepAndACacheRowPerValidationPrompt() {
+    RecipeConfig r = Recipes.load("recipes/gsm8k-eval.yaml", List.of());
+    MemoryBudget eval = MemoryBudget.forEval(SMOLLM2, r, 20);
+    assertEquals(0, eval.activations());
+    assertEquals(0, eval.logits());
+    assertEquals(MemoryBudget.of(SMOLLM2, r).trainer(), eval.trainer());
+    long p = SMOLLM2.parameterCount();
+    int positions = r.data().maxPromptLength() + r.data().maxResponseLength();
+    long kv = 2L * 30 * 20 * 3 * positions * 64 * 4;
+    assertEquals(r.trainer().samplers() * (p * 4 + kv), eval.samplers());
+    // SmolLM2's eval died with OutOfMemoryError in the launcher's default 4g heap: refused first
+    assertThrows(ConfigException.class, () -> eval.check(4L << 30));
+    assertTrue(eval.total() < (8L << 30), "a 20-prompt eval needs no run-sized heap");
+    assertDoesNotThrow(() -> eval.check(eval.wantedHeap()));
+  }
+
+  @Test
   void aHeapTooSmallFailsBeforeTheFirstStepNamingTheKnobs() {
     MemoryBudget b = MemoryBudget.of(SMOLLM2, arith());
     ConfigException e = assertThrows(ConfigException.class, () -> b.check(1L << 30));
