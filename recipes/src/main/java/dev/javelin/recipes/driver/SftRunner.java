@@ -64,14 +64,7 @@ public final class SftRunner {
   public RunSummary run(StopSignal stop) {
     long start = System.nanoTime();
     IdentityHashMap<Example, SftExample> examples = examples(task);
-    BatchSampler order =
-        new BatchSampler(
-            inTaskOrder(task),
-            new DataOrderConfig(
-                recipe.data().trainBatchSize(),
-                true,
-                recipe.data().shuffle(),
-                recipe.data().seed()));
+    BatchSampler order = order();
     int total = recipe.totalSteps(order.batchesPerEpoch());
     double startAcc = validate(0);
     double acc = startAcc;
@@ -101,14 +94,7 @@ public final class SftRunner {
       }
       if (accStep == step && heldOutIsAccuracy && acc >= stopAtAccuracy()) {
         // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
-        endedBy =
-            String.format(
-                Locale.ROOT,
-                "sft.stop_at_accuracy %s reached: %s at step %d of %d",
-                HeldOut.format(stopAtAccuracy(), true),
-                HeldOut.format(acc, true),
-                step,
-                total);
+        endedBy = stoppedAt(acc, step, total);
         break;
       }
     }
@@ -126,6 +112,25 @@ public final class SftRunner {
         isAccuracy,
         outputDir(recipe),
         endedBy);
+  }
+
+  /** The training examples' batch order: the recipe's batch size, shuffle and seed. */
+  private BatchSampler order() {
+    return new BatchSampler(
+        inTaskOrder(task),
+        new DataOrderConfig(
+            recipe.data().trainBatchSize(), true, recipe.data().shuffle(), recipe.data().seed()));
+  }
+
+  /** The end line's reason when {@code sft.stop_at_accuracy} stopped the warm-up. */
+  private String stoppedAt(double acc, int step, int total) {
+    return String.format(
+        Locale.ROOT,
+        "sft.stop_at_accuracy %s reached: %s at step %d of %d",
+        HeldOut.format(stopAtAccuracy(), true),
+        HeldOut.format(acc, true),
+        step,
+        total);
   }
 
   /** Prompt and response tokens of a batch. */

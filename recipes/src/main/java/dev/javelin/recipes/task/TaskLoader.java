@@ -228,30 +228,38 @@ public final class TaskLoader {
       int d = dropped;
       LOG.warning(() -> split + ": dropped " + d + " prompts over data.max_prompt_length");
     }
-    if (unencodable > 0 && out.isEmpty() && dropped == 0) {
+    reportUnencodable(split, unencodable, firstUnencodable, out.isEmpty() && dropped == 0);
+    return out;
+  }
+
+  /**
+   * Skipped rows the tokenizer cannot encode are a warning; when they are all the rows ({@code
+   * none}), a recipe error naming the first one.
+   */
+  private static void reportUnencodable(String split, int count, String first, boolean none) {
+    if (count == 0) {
+      return;
+    }
+    if (none) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.tokenizer_path': the tokenizer cannot encode any of"
-              + " the "
-              + unencodable
+          "recipe key '"
+              + ModelSection.TOKENIZER_PATH.name()
+              + "': the tokenizer cannot encode any of the "
+              + count
               + " "
               + split
               + " prompts (first: "
-              + firstUnencodable
+              + first
               + "); use a tokenizer that covers these characters (a Hugging Face tokenizer"
               + " directory) or a data.prompt_template / dataset without them");
     }
-    if (unencodable > 0) {
-      int u = unencodable;
-      String first = firstUnencodable;
-      LOG.warning(
-          () ->
-              split
-                  + ": skipped "
-                  + u
-                  + " prompts the tokenizer cannot encode (first: "
-                  + first
-                  + ")");
-    }
-    return out;
+    LOG.warning(
+        () ->
+            split
+                + ": skipped "
+                + count
+                + " prompts the tokenizer cannot encode (first: "
+                + first
+                + ")");
   }
 }
