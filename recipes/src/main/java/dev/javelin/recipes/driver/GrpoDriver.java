@@ -163,7 +163,9 @@ public final class GrpoDriver {
           seconds,
           step < total,
           runDir,
-          isAccuracy);
+          isAccuracy,
+          null, // checkpoints are the model
+          null);
     }
   }
 

@@ -36,33 +36,6 @@ public record RunSummary(
     Path modelDir,
     String endedBy) {
 
-  /** A GRPO run's summary: checkpoints in the run directory, no early-stop criterion. */
-  public RunSummary(
-      int firstStep,
-      int lastStep,
-      double startAccuracy,
-      double finalAccuracy,
-      int finalAccuracyStep,
-      double finalReward,
-      double seconds,
-      boolean stopped,
-      Path runDir,
-      boolean heldOutIsAccuracy) {
-    this(
-        firstStep,
-        lastStep,
-        startAccuracy,
-        finalAccuracy,
-        finalAccuracyStep,
-        finalReward,
-        seconds,
-        stopped,
-        runDir,
-        heldOutIsAccuracy,
-        null,
-        null);
-  }
-
   /** The lines printed at the end of a run. */
   public String render() {
     StringBuilder sb = new StringBuilder();

@@ -27,11 +27,13 @@ class HeldOutTest {
     assertEquals("42.4%", HeldOut.format(HeldOut.value(acc), true));
     assertEquals("-0.007", HeldOut.format(HeldOut.value(score), false));
 
-    String a = new RunSummary(1, 5, 0.424, 0.822, 5, 1, 3, false, Path.of("r"), true).render();
+    String a =
+        new RunSummary(1, 5, 0.424, 0.822, 5, 1, 3, false, Path.of("r"), true, null, null).render();
     assertTrue(
         a.contains("held-out greedy accuracy: 42.4% at start -> 82.2% at step 5 (+39.8 points)"),
         a);
-    String s = new RunSummary(1, 5, -0.7, -0.5, 5, 1, 3, false, Path.of("r"), false).render();
+    String s =
+        new RunSummary(1, 5, -0.7, -0.5, 5, 1, 3, false, Path.of("r"), false, null, null).render();
     assertTrue(
         s.contains("held-out greedy reward: -0.700 at start -> -0.500 at step 5 (+0.200)"), s);
     assertFalse(s.contains("%"), s);
