@@ -43,7 +43,6 @@ class VerlScriptsTest {
           "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
           "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
           "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
-          "actor_rollout_ref.model.enable_gradient_checkpointing",
           "actor_rollout_ref.actor.fsdp_config.param_offload",
           "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
           "actor_rollout_ref.actor.ulysses_sequence_parallel_size",
@@ -63,7 +62,6 @@ class VerlScriptsTest {
       List.of(
           "data.truncation",
           "actor_rollout_ref.model.use_remove_padding",
-          "actor_rollout_ref.model.enable_gradient_checkpointing",
           "actor_rollout_ref.actor.fsdp_config.param_offload",
           "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
           "actor_rollout_ref.rollout.tensor_model_parallel_size",
@@ -109,6 +107,7 @@ class VerlScriptsTest {
     assertEquals("verl_grpo_example_gsm8k", c.settings().getString("trainer.project_name"));
     assertEquals(20, c.settings().getInt("trainer.save_freq"));
     assertEquals(15, c.trainer().totalEpochs());
+    assertTrue(c.model().gradientCheckpointing(), "enable_gradient_checkpointing takes effect");
     List<String> notes = c.settings().noEffectNotes();
     assertEquals(ENGINE_KEYS.size(), notes.size(), String.join("\n", notes));
     for (String key : ENGINE_KEYS) {

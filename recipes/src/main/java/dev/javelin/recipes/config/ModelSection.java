@@ -1,6 +1,8 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import java.util.Objects;
 
 /**
@@ -14,6 +16,9 @@ import java.util.Objects;
  * @param init the random model's shape ({@code init.*}); vocab comes from the tokenizer
  * @param initSeed {@code init.seed}
  * @param initStd {@code init.std}
+ * @param gradientCheckpointing {@code enable_gradient_checkpointing} (VeRL's key): the trainer
+ *     recomputes each decoder block in the backward pass ({@link Remat#BLOCKS}) instead of keeping
+ *     its intermediates
  */
 public record ModelSection(
     String path,
@@ -23,8 +28,15 @@ public record ModelSection(
     boolean modelTypeStated,
     InitShape init,
     long initSeed,
-    double initStd) {
+    double initStd,
+    boolean gradientCheckpointing) {
   private static final KeySet KEYS = new KeySet();
+  public static final KeySpec ENABLE_GRADIENT_CHECKPOINTING =
+      KEYS.of(
+          "actor_rollout_ref.model.enable_gradient_checkpointing",
+          KeyType.BOOL,
+          false,
+          "recompute each block in the backward pass (less memory, ~1/3 more compute)");
   public static final KeySpec PATH =
       KEYS.optional(
           "actor_rollout_ref.model.path",
@@ -182,7 +194,16 @@ public record ModelSection(
             s.getDouble(INIT_ROPE_THETA),
             s.getBool(INIT_TIE_WORD_EMBEDDINGS)),
         s.getLong(INIT_SEED),
-        s.getDouble(INIT_STD));
+        s.getDouble(INIT_STD),
+        s.getBool(ENABLE_GRADIENT_CHECKPOINTING));
+  }
+
+  /**
+   * What the trainer keeps for the backward pass: per-block recomputation when the recipe asks for
+   * gradient checkpointing, else the engine's default ({@code -Djavelin.remat}).
+   */
+  public Remat remat() {
+    return gradientCheckpointing ? Remat.BLOCKS : PolicyOptimizer.defaultRemat();
   }
 
   /** An empty override ({@code key=}) clears an optional path. */

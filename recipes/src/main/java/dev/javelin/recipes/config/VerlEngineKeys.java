@@ -29,9 +29,6 @@ public final class VerlEngineKeys {
               "actor_rollout_ref\\.model\\.use_remove_padding",
               "Javelin packs responses itself; VeRL's padding-removal kernel switch does not apply"),
           rule(
-              "actor_rollout_ref\\.model\\.enable_gradient_checkpointing",
-              "activation rematerialisation is chosen by the XLA compiler"),
-          rule(
               "actor_rollout_ref\\.ref\\.log_prob_micro_batch_size_per_gpu",
               "the reference pass uses actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu"),
           rule(

@@ -2,7 +2,6 @@ package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.runtime.TrainMemory;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
@@ -43,7 +42,7 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
     int micro = recipe.actor().ppoMicroBatchSize();
     int rows = micro > 0 ? micro : recipe.actor().ppoMiniBatchSize() * recipe.rollout().n();
     // the train step's own terms, under the policy the trainer's optimizer will use
-    Remat remat = PolicyOptimizer.defaultRemat();
+    Remat remat = recipe.model().remat();
     long activations = TrainMemory.activations(c, rows, positions, remat);
     long logits = TrainMemory.logits(c, rows, positions, remat);
     return new MemoryBudget(trainer, samplers, activations, logits);

@@ -36,6 +36,7 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     return new PpoUpdater(
         Devices.open(recipe.trainer().device()),
         ModelInit.initial(recipe),
-        recipe.trainerConfig(steps).withModelType(ModelInit.modelType(recipe)));
+        recipe.trainerConfig(steps).withModelType(ModelInit.modelType(recipe)),
+        recipe.model().remat());
   }
 }

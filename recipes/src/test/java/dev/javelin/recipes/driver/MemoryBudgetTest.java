@@ -59,6 +59,16 @@ class MemoryBudgetTest {
   }
 
   @Test
+  void gradientCheckpointingKeepsOneHiddenStatePerLayer() {
+    String micro = "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16";
+    RecipeConfig on = arith(micro, "actor_rollout_ref.model.enable_gradient_checkpointing=true");
+    assertEquals(dev.javelin.backend.graph.Remat.BLOCKS, on.model().remat());
+    long kept = MemoryBudget.of(SMOLLM2, on).activations();
+    long full = MemoryBudget.of(SMOLLM2, arith(micro)).activations();
+    assertTrue(kept * 3 < full, "blocks " + kept + " vs elementwise " + full);
+  }
+
+  @Test
   void aHeapTooSmallFailsBeforeTheFirstStepNamingTheKnobs() {
     MemoryBudget b = MemoryBudget.of(SMOLLM2, arith());
     ConfigException e = assertThrows(ConfigException.class, () -> b.check(1L << 30));

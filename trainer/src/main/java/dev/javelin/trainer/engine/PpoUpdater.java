@@ -5,6 +5,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.runtime.PolicyOptimizer.Cotangents;
@@ -49,20 +50,29 @@ public final class PpoUpdater implements Trainer {
    * keeps owning {@code device}.
    */
   public PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config) {
-    this(device, initial, config, false);
+    this(device, initial, config, PolicyOptimizer.defaultRemat(), false);
+  }
+
+  /**
+   * As above, keeping what {@code remat} says for the backward pass ({@link Remat#BLOCKS}: gradient
+   * checkpointing, VeRL's {@code enable_gradient_checkpointing}).
+   */
+  public PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat) {
+    this(device, initial, config, remat, false);
   }
 
   /** Like the constructor, but {@link #close} also closes {@code device} (for factories). */
   public static PpoUpdater owning(Device device, ModelCheckpoint initial, TrainerConfig config) {
-    return new PpoUpdater(device, initial, config, true);
+    return new PpoUpdater(device, initial, config, PolicyOptimizer.defaultRemat(), true);
   }
 
-  private PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config, boolean own) {
+  private PpoUpdater(
+      Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat, boolean own) {
     this.ownedDevice = own ? device : null;
     this.config = config;
     this.policy = PolicyModel.of(device, initial);
     this.reference = config.useReference() ? PolicyModel.of(device, initial) : null;
-    this.optimizer = new PolicyOptimizer(policy, config.optimizer(), config.schedule());
+    this.optimizer = new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat);
   }
 
   public TrainerConfig config() {
