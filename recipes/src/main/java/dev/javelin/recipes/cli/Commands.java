@@ -232,7 +232,7 @@ public final class Commands {
               task.val(),
               task.stopTokenIds());
       Path dir = EvalReport.dirFor(target, recipe);
-      v.logSamplesTo(dir.resolve(EvalReport.GENERATIONS));
+      v.logSamplesTo(dir.resolve(EvalReport.GENERATIONS), task.val().size());
       long t0 = System.nanoTime();
       Map<String, Double> m = new TreeMap<>(v.run(0));
       double seconds = (System.nanoTime() - t0) / 1e9;

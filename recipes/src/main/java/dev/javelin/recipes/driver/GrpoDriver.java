@@ -66,7 +66,9 @@ public final class GrpoDriver {
     this.validator =
         parts
             .validator()
-            .logSamplesTo(recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl"));
+            .logSamplesTo(
+                recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl"),
+                recipe.trainer().logValGenerations());
     this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer());
     this.metrics = parts.metrics();
     this.console = parts.console();

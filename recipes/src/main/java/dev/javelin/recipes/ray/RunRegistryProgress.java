@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param step the last finished step (0 = validation before training)
  * @param totalSteps the run's last step
  * @param reward mean training score of the last step ({@code critic/score/mean}; NaN = none)
- * @param accuracy latest held-out accuracy ({@code val/acc/mean@1}; NaN = none yet)
+ * @param accuracy latest held-out accuracy (the mean over data sources of {@code
+ *     val-core/<source>/acc/mean@1}; NaN = none yet)
  * @param tokensPerSecond {@code perf/throughput} of the last step
  * @param secondsPerStep mean wall time per step of this process
  * @param etaSeconds estimated time to the last step

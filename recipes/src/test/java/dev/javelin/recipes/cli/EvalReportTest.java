@@ -45,7 +45,7 @@ class EvalReportTest {
     assertTrue(report.get("response_tokens").asLong() > 0, lines.get(0));
     assertTrue(report.get("tokens_per_s").asDouble() > 0, lines.get(0));
     assertTrue(report.get("model").asText().endsWith("global_step_1"), lines.get(0));
-    assertTrue(report.get("metrics").has("val/acc/mean@1"), lines.get(0));
+    assertTrue(report.get("metrics").has("val-core/synthetic/arith/acc/mean@1"), lines.get(0));
     JsonNode sample = report.get("samples").get(0);
     assertTrue(sample.has("prompt") && sample.has("response") && sample.has("score"), lines.get(0));
     assertTrue(Files.readString(dir.resolve("eval_generations.jsonl")).contains("\"score\":"));
