@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import torch
+import transformers
 from transformers import AutoTokenizer
 
 import rewards_verl
@@ -64,7 +65,7 @@ def main() -> None:
         correct += gsm8k.compute_score(text, truth) > 0 if truth is not None else 0
         same += text.strip() == j["response"].strip()
     n = len(javelin)
-    print(f"transformers {torch.__version__}: {n} prompts, accuracy {correct / n:.1%}, "
+    print(f"transformers {transformers.__version__} (torch {torch.__version__}): {n} prompts, accuracy {correct / n:.1%}, "
           f"{seconds:.1f} s, {tokens} response tokens, {tokens / seconds:.1f} tok/s, "
           f"{a.threads} threads; {same}/{n} responses identical to Javelin's")
 
