@@ -59,7 +59,10 @@ public final class Commands {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
     recipe.settings().noEffectNotes().forEach(out::println);
     recipe.checkTrainable();
-    warmUpIfNeeded(recipe, overrides);
+    Optional<RunSummary> interruptedWarmUp = warmUpIfNeeded(recipe, overrides);
+    if (interruptedWarmUp.isPresent()) {
+      return interruptedWarmUp.get(); // Ctrl-C during the warm-up ends the command there
+    }
     TaskData task = TaskLoader.load(recipe);
     int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
     RunCheckpoints.refuseToOverwrite(recipe);
@@ -284,11 +287,15 @@ public final class Commands {
     return new Checkpointer(dir, 0).resolve(new ResumeMode.Auto());
   }
 
-  private void warmUpIfNeeded(RecipeConfig recipe, List<String> overrides) {
+  /**
+   * Runs the recipe's warm-up when its model is missing; returns the warm-up's summary when Ctrl-C
+   * stopped it, having moved its half-trained model aside so the next run warms up again.
+   */
+  private Optional<RunSummary> warmUpIfNeeded(RecipeConfig recipe, List<String> overrides) {
     String path = recipe.model().path();
     String warmup = recipe.model().warmupRecipe();
     if (path == null || warmup == null || Files.isRegularFile(Path.of(path, "config.json"))) {
-      return;
+      return Optional.empty();
     }
     out.println("no checkpoint at " + path + ": running the warm-up recipe " + warmup + " first");
     List<String> carried = new ArrayList<>();
@@ -302,7 +309,27 @@ public final class Commands {
       }
     }
     carried.add("sft.output_dir=" + path);
-    sft(warmup, carried);
+    RunSummary sft = sft(warmup, carried);
+    if (!sft.stopped()) {
+      return Optional.empty();
+    }
+    Path model = Path.of(path);
+    Path aside =
+        model.resolveSibling(model.getFileName() + ".interrupted-" + System.currentTimeMillis());
+    try {
+      if (Files.exists(model)) {
+        Files.move(model, aside);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot move the interrupted warm-up's model " + model, e);
+    }
+    out.println(
+        "the warm-up was interrupted at step "
+            + sft.lastStep()
+            + ": its model is kept at "
+            + aside
+            + " and not used; run the same command again to warm up from the start");
+    return Optional.of(sft);
   }
 
   private static Path prepareRunDir(RecipeConfig recipe) {

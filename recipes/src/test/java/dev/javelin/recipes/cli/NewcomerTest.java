@@ -86,6 +86,7 @@ class NewcomerTest {
     assertTrue(err().contains(weights.getFileName().toString()), err());
 
     ctrlCThenResume(tmp.resolve("ctrl-c"));
+    ctrlCDuringWarmUp();
 
     for (String text : transcript) {
       assertFalse(text.lines().anyMatch(l -> l.matches("^\\s+at [a-z].*")), text);
@@ -94,35 +95,9 @@ class NewcomerTest {
 
   /** Ctrl-C in a launched run saves a checkpoint and exits 1; the rerun resumes after it. */
   private void ctrlCThenResume(Path dir) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@src/main/resources/dev/javelin/recipes/add-opens.args",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
-    cmd.addAll(List.of(TinyRecipe.runArgs(dir, 100_000)));
-    Path log = tmp.resolve("ctrl-c.log");
-    Process p =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    try {
-      Path metrics = dir.resolve("metrics.jsonl");
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!(Files.exists(metrics) && Files.readAllLines(metrics).size() >= 3)) {
-        assertTrue(p.isAlive() && System.nanoTime() < until, Files.readString(log));
-        Thread.sleep(20);
-      }
-      assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
-      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "Ctrl-C did not stop the run");
-      String printed = Files.readString(log);
-      transcript.add(printed);
-      assertEquals(1, p.exitValue(), printed);
-      assertTrue(
-          printed.contains("interrupted: finishing the step and saving a checkpoint"), printed);
-    } finally {
-      p.destroyForcibly();
-    }
+    String printed = interruptLaunched(TinyRecipe.runArgs(dir, 100_000), dir, 3);
+    assertTrue(
+        printed.contains("interrupted: finishing the step and saving a checkpoint"), printed);
     int saved =
         Integer.parseInt(
             Files.readString(dir.resolve("latest_checkpointed_iteration.txt")).strip());
@@ -142,5 +117,88 @@ class NewcomerTest {
         saved + 2,
         Integer.parseInt(
             Files.readString(dir.resolve("latest_checkpointed_iteration.txt")).strip()));
+  }
+
+  /**
+   * Ctrl-C during the recipe's warm-up ends the command with exit 1 before GRPO starts, and moves
+   * the half-trained model aside so the next run warms up again rather than starting from it.
+   */
+  private void ctrlCDuringWarmUp() throws Exception {
+    Path sftDir = tmp.resolve("warm-run");
+    Path model = tmp.resolve("warm-model");
+    Path warm =
+        Files.writeString(
+            tmp.resolve("warm.yaml"),
+            String.join(
+                "\n",
+                "data:",
+                "  synthetic: {task: arith, digits: 1, train_size: 64, val_size: 4}",
+                "  train_batch_size: 4",
+                "  max_prompt_length: 8",
+                "  max_response_length: 3",
+                "  prompt_prefix: \"<bos>\"",
+                "actor_rollout_ref:",
+                "  model:",
+                "    tokenizer_path: char",
+                "    init: {hidden: 16, intermediate: 32, layers: 1, heads: 2, kv_heads: 2,"
+                    + " max_positions: 16}",
+                "  actor: {ppo_mini_batch_size: 4}",
+                "trainer:",
+                "  total_training_steps: 100000",
+                "  test_freq: -1",
+                "  samplers: 1",
+                "  default_local_dir: " + sftDir,
+                "sft: {output_dir: " + model + "}",
+                ""));
+    String[] args =
+        TinyRecipe.runArgs(
+            tmp.resolve("after-warm"),
+            2,
+            "actor_rollout_ref.model.path=" + model,
+            "actor_rollout_ref.model.warmup_recipe=" + warm);
+    String printed = interruptLaunched(args, sftDir, 2);
+    assertTrue(printed.contains("the warm-up was interrupted at step"), printed);
+    assertFalse(printed.contains("javelin run "), printed);
+    assertFalse(Files.exists(model.resolve("config.json")), printed);
+    try (var aside = Files.list(tmp)) {
+      assertTrue(
+          aside.anyMatch(p -> p.getFileName().toString().startsWith("warm-model.interrupted-")),
+          printed);
+    }
+  }
+
+  /**
+   * Launches {@code javelin} with {@code args} as its own process, sends it SIGINT once {@code
+   * runDir}'s metrics.jsonl has {@code lines} lines, and returns what it printed; it must exit 1.
+   */
+  private String interruptLaunched(String[] args, Path runDir, int lines) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@src/main/resources/dev/javelin/recipes/add-opens.args",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+    cmd.addAll(List.of(args));
+    Path log = Files.createTempFile(tmp, "launched", ".log");
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      Path metrics = runDir.resolve("metrics.jsonl");
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!(Files.exists(metrics) && Files.readAllLines(metrics).size() >= lines)) {
+        assertTrue(p.isAlive() && System.nanoTime() < until, Files.readString(log));
+        Thread.sleep(20);
+      }
+      assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "Ctrl-C did not stop the run");
+      String printed = Files.readString(log);
+      transcript.add(printed);
+      assertEquals(1, p.exitValue(), printed);
+      return printed;
+    } finally {
+      p.destroyForcibly();
+    }
   }
 }
