@@ -13,6 +13,7 @@ import dev.javelin.recipes.driver.RunParts;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.SftRunner;
+import dev.javelin.recipes.driver.StepListener;
 import dev.javelin.recipes.driver.StopSignal;
 import dev.javelin.recipes.driver.Validator;
 import dev.javelin.recipes.metrics.ConsoleProgress;
@@ -36,6 +37,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /** The local commands, each a straight line: load recipe → data → workers → loop → summary. */
 public final class Commands {
@@ -85,19 +88,33 @@ public final class Commands {
         0,
         (parts, stop) -> {
           GrpoDriver driver = new GrpoDriver(parts);
-          try (MetricsLoggers loggers =
-              MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
-            driver.addListener((step, steps, m) -> loggers.log(step, m));
-            RunSummary summary;
-            try {
-              summary = RunRegistryReporter.forRun(recipe).run(driver, stop);
-            } finally {
-              writeReport(dir); // also for a failed run: its curves up to the failure
-            }
-            loggers.finish(false);
-            return summary;
-          }
+          return logged(
+              recipe,
+              dir,
+              driver::addListener,
+              () -> {
+                try {
+                  return RunRegistryReporter.forRun(recipe).run(driver, stop);
+                } finally {
+                  writeReport(dir); // also for a failed run: its curves up to the failure
+                }
+              });
         });
+  }
+
+  /**
+   * Runs {@code body} with the recipe's trainer.logger backends open and told every step through
+   * {@code listen}; they are finished as failed when {@code body} throws.
+   */
+  private RunSummary logged(
+      RecipeConfig recipe, Path dir, Consumer<StepListener> listen, Supplier<RunSummary> body) {
+    try (MetricsLoggers loggers =
+        MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
+      listen.accept((step, steps, m) -> loggers.log(step, m));
+      RunSummary summary = body.get();
+      loggers.finish(false);
+      return summary;
+    }
   }
 
   private static MetricsLoggers.Run loggerRun(
@@ -148,7 +165,16 @@ public final class Commands {
         task.train().size(),
         total,
         SftRunner.outputDir(recipe));
-    return loop(recipe, task, total, dir, 1, (parts, stop) -> new SftRunner(parts).run(stop));
+    return loop(
+        recipe,
+        task,
+        total,
+        dir,
+        1,
+        (parts, stop) -> {
+          SftRunner sft = new SftRunner(parts);
+          return logged(recipe, dir, sft::addListener, () -> sft.run(stop));
+        });
   }
 
   /** A training loop over the pieces {@link #loop} opens for it. */

@@ -16,12 +16,10 @@ import dev.javelin.sampler.SamplingParams;
 import dev.javelin.trainer.Trainer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -50,7 +48,7 @@ public final class GrpoDriver {
   private final MetricsJsonl metrics;
   private final ConsoleProgress console;
   private final IdentityHashMap<Example, PromptedExample> prompted = new IdentityHashMap<>();
-  private final List<StepListener> listeners = new ArrayList<>();
+  private final StepLog stepLog;
   private final PolicyUpdate update;
   private final DynamicSampling dynamic;
   private final BatchLog batchLog;
@@ -72,6 +70,7 @@ public final class GrpoDriver {
     this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer());
     this.metrics = parts.metrics();
     this.console = parts.console();
+    this.stepLog = new StepLog(metrics, console);
     this.update =
         new PolicyUpdate(recipe, trainer, parts.scoring(), RemaxBaseline.ifRemax(parts, requests));
     this.dynamic = new DynamicSampling(recipe, parts.scoring());
@@ -87,7 +86,7 @@ public final class GrpoDriver {
 
   /** Adds a listener told every logged step's metrics. */
   public GrpoDriver addListener(StepListener listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
+    stepLog.addListener(listener);
     return this;
   }
 
@@ -369,23 +368,6 @@ public final class GrpoDriver {
   }
 
   private void log(int step, int total, Map<String, Double> m, double accuracy) {
-    metrics.write(step, m);
-    for (var it = listeners.iterator(); it.hasNext(); ) {
-      StepListener l = it.next();
-      try {
-        l.onStep(step, total, Collections.unmodifiableMap(m));
-      } catch (RuntimeException e) {
-        LOG.warning("step listener failed and was dropped: " + e);
-        it.remove();
-      }
-    }
-    if (console != null) {
-      if (step == 0) {
-        boolean acc = HeldOut.isAccuracy(m);
-        console.message("step 0: " + HeldOut.label(acc) + " " + HeldOut.format(accuracy, acc));
-      } else {
-        console.step(step, total, m, accuracy);
-      }
-    }
+    stepLog.log(step, total, m, accuracy);
   }
 }

@@ -6,9 +6,7 @@ import dev.javelin.datasets.Example;
 import dev.javelin.datasets.Tokenizer;
 import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.RecipeConfig;
-import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.HeldOut;
-import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
@@ -38,8 +36,7 @@ public final class SftRunner {
   private final Trainer trainer;
   private final SamplerPool samplers;
   private final Validator validator;
-  private final MetricsJsonl metrics;
-  private final ConsoleProgress console;
+  private final StepLog stepLog;
   private boolean heldOutIsAccuracy = true; // set by each validation
   private Map<String, Double> lastValidation = Map.of();
 
@@ -49,8 +46,13 @@ public final class SftRunner {
     this.trainer = parts.trainer();
     this.samplers = parts.samplers();
     this.validator = parts.validator();
-    this.metrics = parts.metrics();
-    this.console = parts.console();
+    this.stepLog = new StepLog(parts.metrics(), parts.console());
+  }
+
+  /** Adds a listener told every logged step's metrics (step 0: the validation before training). */
+  public SftRunner addListener(StepListener listener) {
+    stepLog.addListener(listener);
+    return this;
   }
 
   /** Where the final model goes. */
@@ -66,7 +68,7 @@ public final class SftRunner {
     IdentityHashMap<Example, SftExample> examples = examples(task);
     BatchSampler order = order();
     int total = recipe.totalSteps(order.batchesPerEpoch());
-    double startAcc = validate(0);
+    double startAcc = validate(0, total);
     double acc = startAcc;
     int accStep = 0;
     boolean isAccuracy = heldOutIsAccuracy;
@@ -83,15 +85,12 @@ public final class SftRunner {
       m.put(MetricNames.STEP_SECONDS, seconds);
       m.put(MetricNames.THROUGHPUT, tokens(batch) / seconds); // what the bar shows as tok/s
       if (recipe.trainer().testsAt(step, total) && validator.enabled()) {
-        acc = validate(step);
+        acc = validate(step, total);
         accStep = step;
         m.putAll(lastValidation);
         isAccuracy = heldOutIsAccuracy;
       }
-      metrics.write(step, m);
-      if (console != null) {
-        console.step(step, total, m, HeldOut.value(m));
-      }
+      stepLog.log(step, total, m, HeldOut.value(m));
       if (accStep == step && heldOutIsAccuracy && acc >= stopAtAccuracy()) {
         // sft.stop_at_accuracy reached: the warm-up lands where GRPO should start
         endedBy = stoppedAt(acc, step, total);
@@ -149,14 +148,14 @@ public final class SftRunner {
         : Double.POSITIVE_INFINITY;
   }
 
-  private double validate(int step) {
+  private double validate(int step, int total) {
     if (!validator.enabled()) {
       return Double.NaN;
     }
     samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype()));
     Map<String, Double> val = validator.run(step);
     if (step == 0) {
-      metrics.write(0, val);
+      stepLog.log(0, total, val, HeldOut.value(val));
     }
     heldOutIsAccuracy = HeldOut.isAccuracy(val);
     lastValidation = val;

@@ -65,6 +65,7 @@ class SftSummaryTest {
                 "trainer.total_training_steps=400",
                 "trainer.test_freq=5",
                 "trainer.samplers=1",
+                "trainer.logger=['console','tensorboard']",
                 "trainer.default_local_dir=" + runDir));
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     PrintStream ps = new PrintStream(text, true, StandardCharsets.UTF_8);
@@ -95,5 +96,33 @@ class SftSummaryTest {
         Files.readString(metrics).contains("\"perf/throughput\":"), Files.readString(metrics));
     assertTrue(all.contains("model: " + model.toAbsolutePath()), all);
     assertFalse(all.contains("checkpoints and metrics.jsonl: " + model.toAbsolutePath()), all);
+
+    // trainer.logger reaches the warm-up too: one TensorBoard scalar per step that logged it
+    long steps = Files.readAllLines(metrics).stream().filter(l -> l.contains(THROUGHPUT)).count();
+    assertTrue(steps > 1, "" + steps);
+    assertEquals(steps, occurrences(eventFile(runDir.resolve("tensorboard")), THROUGHPUT));
+  }
+
+  private static final String THROUGHPUT = "perf/throughput";
+
+  private static byte[] eventFile(Path dir) throws Exception {
+    try (var files = Files.list(dir)) {
+      Path f =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("events.out.tfevents."))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no event file in " + dir));
+      return Files.readAllBytes(f);
+    }
+  }
+
+  /** How often {@code tag} appears in an event file (each scalar record carries its tag). */
+  private static long occurrences(byte[] file, String tag) {
+    String text = new String(file, StandardCharsets.ISO_8859_1);
+    long n = 0;
+    for (int i = text.indexOf(tag); i >= 0; i = text.indexOf(tag, i + 1)) {
+      n++;
+    }
+    return n;
   }
 }
