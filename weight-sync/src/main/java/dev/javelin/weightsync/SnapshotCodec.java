@@ -35,6 +35,22 @@ public final class SnapshotCodec {
     return s.encoded();
   }
 
+  /**
+   * The byte form as a plain array, for transports that store arrays: the array the snapshot was
+   * decoded from when it fills it exactly (no copy of a model-sized buffer; callers must not modify
+   * it), else a copy.
+   */
+  public static byte[] toArray(WeightSnapshot s) {
+    byte[] whole = s.wholeArray();
+    if (whole != null) {
+      return whole;
+    }
+    ByteBuffer encoded = s.encoded();
+    byte[] out = new byte[encoded.remaining()];
+    encoded.get(out);
+    return out;
+  }
+
   static int headerSize(List<TensorEntry> entries) {
     long header = 4 + 4 + 8 + 8 + 4 + 8;
     for (TensorEntry e : entries) {

@@ -19,6 +19,7 @@ public final class WeightSnapshot {
   private final List<TensorEntry> entries;
   private final Map<String, TensorEntry> byName;
   private final ByteBuffer encoded;
+  private final byte[] wholeArray; // the heap array encoded spans exactly, else null
   private final ByteBuffer payload;
   private final long checksum;
 
@@ -47,6 +48,13 @@ public final class WeightSnapshot {
       }
     }
     this.byName = Collections.unmodifiableMap(map);
+    this.wholeArray =
+        encoded.hasArray()
+                && encoded.arrayOffset() == 0
+                && encoded.position() == 0
+                && encoded.limit() == encoded.array().length
+            ? encoded.array()
+            : null;
     this.encoded = encoded.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
     this.payload =
         this.encoded.duplicate().position(payloadOffset).slice().order(ByteOrder.LITTLE_ENDIAN);
@@ -84,6 +92,11 @@ public final class WeightSnapshot {
   }
 
   /** The byte form (header + payload) that byte transports move; a read-only view, no copy. */
+  /** The heap array the byte form fills exactly, or null: see {@link SnapshotCodec#toArray}. */
+  byte[] wholeArray() {
+    return wholeArray;
+  }
+
   ByteBuffer encoded() {
     return encoded.duplicate().order(ByteOrder.LITTLE_ENDIAN);
   }

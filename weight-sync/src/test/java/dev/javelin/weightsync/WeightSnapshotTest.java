@@ -2,6 +2,7 @@ package dev.javelin.weightsync;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,23 @@ class WeightSnapshotTest {
     assertEquals(s.checksum(), back.checksum());
     assertEquals(s.checksum(), back.computeChecksum());
     assertArrayEquals(s.floats("lm_head.weight"), back.floats("lm_head.weight"));
+  }
+
+  @Test
+  void toArrayHandsBackTheArrayASnapshotWasDecodedFromAndCopiesOtherwise() {
+    WeightSnapshot s = model(4, WireType.F32);
+    ByteBuffer encoded = SnapshotCodec.encode(s);
+    byte[] wire = new byte[encoded.remaining()];
+    encoded.duplicate().get(wire);
+    assertArrayEquals(wire, SnapshotCodec.toArray(s));
+    // a transport that stores arrays republishes a received snapshot without a model-sized copy
+    WeightSnapshot received = SnapshotCodec.decode(ByteBuffer.wrap(wire));
+    assertSame(wire, SnapshotCodec.toArray(received));
+    // a view of part of an array is copied, exactly its bytes
+    byte[] padded = new byte[wire.length + 3];
+    System.arraycopy(wire, 0, padded, 3, wire.length);
+    WeightSnapshot inside = SnapshotCodec.decode(ByteBuffer.wrap(padded, 3, wire.length).slice());
+    assertArrayEquals(wire, SnapshotCodec.toArray(inside));
   }
 
   @Test

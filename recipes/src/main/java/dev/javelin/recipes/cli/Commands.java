@@ -275,7 +275,8 @@ public final class Commands {
     }
   }
 
-  private RecipeConfig evalRecipe(String target, List<String> overrides) {
+  /** The recipe {@code javelin eval target} runs: {@code target}'s own when it is a checkpoint. */
+  RecipeConfig evalRecipe(String target, List<String> overrides) {
     Path p = Path.of(target);
     if (!Files.isDirectory(p)) {
       return Recipes.load(target, overrides);
@@ -318,11 +319,11 @@ public final class Commands {
    * stopped it, having moved its half-trained model aside so the next run warms up again.
    */
   private Optional<RunSummary> warmUpIfNeeded(RecipeConfig recipe, List<String> overrides) {
-    String path = recipe.model().path();
-    String warmup = recipe.model().warmupRecipe();
-    if (path == null || warmup == null || Files.isRegularFile(Path.of(path, "config.json"))) {
+    if (!needsWarmUp(recipe)) {
       return Optional.empty();
     }
+    String path = recipe.model().path();
+    String warmup = recipe.model().warmupRecipe();
     out.println("no checkpoint at " + path + ": running the warm-up recipe " + warmup + " first");
     List<String> carried = new ArrayList<>();
     for (String o : overrides) {
@@ -356,6 +357,16 @@ public final class Commands {
             + aside
             + " and not used; run the same command again to warm up from the start");
     return Optional.of(sft);
+  }
+
+  /**
+   * Whether {@code run} starts with the recipe's warm-up: it names one and its model is missing.
+   */
+  static boolean needsWarmUp(RecipeConfig recipe) {
+    String path = recipe.model().path();
+    return path != null
+        && recipe.model().warmupRecipe() != null
+        && !Files.isRegularFile(Path.of(path, "config.json"));
   }
 
   private static Path prepareRunDir(RecipeConfig recipe) {

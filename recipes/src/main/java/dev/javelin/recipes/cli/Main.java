@@ -37,6 +37,8 @@ public final class Main {
         submit <recipe>             run it as a Ray job on a cluster, following its logs until it ends
         jobs list|logs <id>|stop <id>   the cluster's jobs
         status                      live step, reward and throughput of the cluster's runs
+        heap run|sft|eval <recipe> [key=value ...]
+                                    the heap the launcher gives that command (JAVELIN_HEAP unset)
       options of run, eval, sft:
         --samplers N                trainer.samplers=N
         --device SPEC               trainer.device=SPEC (cpu, xla:cpu, xla:gpu, tpu)
@@ -84,6 +86,7 @@ public final class Main {
         case "status" -> new StatusCommand(out).run(new CliOptions("status", rest));
         case "run", "sft", "eval" -> local(args[0], rest, out);
         case "convert" -> new ConvertCommand(out).run(rest);
+        case "heap" -> new HeapCommand(out).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -95,7 +98,7 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs or status)");
+                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status or heap)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());

@@ -18,6 +18,9 @@ import java.util.Locale;
  *       (+4);
  *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
  *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
+ *   <li>weight sync in flight: three more copies of the snapshot in its wire type (the result Ray
+ *       copies out of the trainer, the object it publishes, the bytes a sampler receives) and the
+ *       new f32 weights a sampler decodes before it drops the old ones;
  *   <li>one micro-batch's activations kept for the backward pass and its logits, as {@link
  *       TrainMemory} states them for the rematerialisation policy the trainer uses ({@code
  *       -Djavelin.remat}: elementwise by default, blocks for per-layer recomputation).
@@ -27,7 +30,8 @@ import java.util.Locale;
  * and is refused; the heap it suggests, {@link #HEADROOM} times the estimate, runs without long GC
  * pauses. Activations are counted for the dense layout, an upper bound for the prompt-sharing one.
  */
-public record MemoryBudget(long trainer, long samplers, long activations, long logits) {
+public record MemoryBudget(
+    long trainer, long samplers, long weightSync, long activations, long logits) {
   /** Heap per byte of estimated live set that the check asks for. */
   public static final double HEADROOM = 1.25;
 
@@ -45,7 +49,7 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
     Remat remat = recipe.model().remat();
     long activations = TrainMemory.activations(c, rows, positions, remat);
     long logits = TrainMemory.logits(c, rows, positions, remat);
-    return new MemoryBudget(trainer, samplers, activations, logits);
+    return new MemoryBudget(trainer, samplers, weightSync(c, recipe), activations, logits);
   }
 
   /**
@@ -54,7 +58,13 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
    */
   public static MemoryBudget forEval(ModelConfig c, RecipeConfig recipe, int prompts) {
     long samplers = samplers(c, recipe, prompts * recipe.rollout().valN());
-    return new MemoryBudget(of(c, recipe).trainer(), samplers, 0, 0);
+    return new MemoryBudget(of(c, recipe).trainer(), samplers, weightSync(c, recipe), 0, 0);
+  }
+
+  /** The transient of one weight publish (see the class comment); measured on SmolLM2-135M. */
+  private static long weightSync(ModelConfig c, RecipeConfig recipe) {
+    long wire = c.parameterCount() * recipe.rollout().weightDtype().byteSize();
+    return 3 * wire + c.parameterCount() * 4L;
   }
 
   /** Every sampler's weights and a cache row per request (up to max_num_seqs) of a step. */
@@ -67,7 +77,7 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
 
   /** The estimated live set in bytes. */
   public long total() {
-    return trainer + samplers + activations + logits;
+    return trainer + samplers + weightSync + activations + logits;
   }
 
   /** The heap this estimate asks for, in bytes. */
@@ -79,10 +89,11 @@ public record MemoryBudget(long trainer, long samplers, long activations, long l
   public String describe() {
     return String.format(
         Locale.ROOT,
-        "memory estimate: %s (trainer %s, samplers %s, activations %s, logits %s)",
+        "memory estimate: %s (trainer %s, samplers %s, weight sync %s, activations %s, logits %s)",
         gib(total()),
         gib(trainer),
         gib(samplers),
+        gib(weightSync),
         gib(activations),
         gib(logits));
   }

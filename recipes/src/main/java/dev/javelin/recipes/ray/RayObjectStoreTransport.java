@@ -23,7 +23,7 @@ public final class RayObjectStoreTransport implements WeightTransport {
 
   @Override
   public SnapshotHandle publish(WeightSnapshot snapshot) {
-    ObjectRef<byte[]> ref = Ray.put(bytes(snapshot));
+    ObjectRef<byte[]> ref = Ray.put(SnapshotCodec.toArray(snapshot));
     if (live.putIfAbsent(snapshot.version(), ref) != null) {
       throw new IllegalStateException("version " + snapshot.version() + " was already published");
     }
@@ -55,13 +55,5 @@ public final class RayObjectStoreTransport implements WeightTransport {
   @Override
   public int liveVersions() {
     return live.size();
-  }
-
-  /** The snapshot's wire bytes as a plain array (what Ray stores). */
-  static byte[] bytes(WeightSnapshot snapshot) {
-    ByteBuffer encoded = SnapshotCodec.encode(snapshot);
-    byte[] out = new byte[encoded.remaining()];
-    encoded.duplicate().get(out);
-    return out;
   }
 }
