@@ -3,7 +3,6 @@ package dev.javelin.trainer;
 import dev.javelin.trainer.codec.TrainerCodec;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.WireType;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -44,11 +43,8 @@ public final class TrainerActor {
 
   /** The current weights as {@link SnapshotCodec} bytes. */
   public byte[] snapshot(long version, String wireType) {
-    ByteBuffer b = SnapshotCodec.encode(trainer.snapshot(version, WireType.parse(wireType)));
-    // The encoded view is read-only; Ray needs a plain array, so this one copy is unavoidable.
-    byte[] out = new byte[b.remaining()];
-    b.duplicate().get(out);
-    return out;
+    // the array the snapshot was built in: no second model-sized copy for Ray to copy again
+    return SnapshotCodec.toArray(trainer.snapshot(version, WireType.parse(wireType)));
   }
 
   public long optimizerSteps() {

@@ -18,9 +18,9 @@ import java.util.Locale;
  *       (+4);
  *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
  *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
- *   <li>weight sync in flight: three more copies of the snapshot in its wire type (the result Ray
- *       copies out of the trainer, the object it publishes, the bytes a sampler receives) and the
- *       new f32 weights a sampler decodes before it drops the old ones;
+ *   <li>weight sync in flight: four more copies of the snapshot in its wire type (Ray's stored and
+ *       returned copies of the trainer's result, the object the driver publishes, the bytes a
+ *       sampler receives) and the new f32 weights a sampler decodes before it drops the old ones;
  *   <li>one micro-batch's activations kept for the backward pass and its logits, as {@link
  *       TrainMemory} states them for the rematerialisation policy the trainer uses ({@code
  *       -Djavelin.remat}: elementwise by default, blocks for per-layer recomputation).
@@ -64,7 +64,7 @@ public record MemoryBudget(
   /** The transient of one weight publish (see the class comment); measured on SmolLM2-135M. */
   private static long weightSync(ModelConfig c, RecipeConfig recipe) {
     long wire = c.parameterCount() * recipe.rollout().weightDtype().byteSize();
-    return 3 * wire + c.parameterCount() * 4L;
+    return 4 * wire + c.parameterCount() * 4L;
   }
 
   /** Every sampler's weights and a cache row per request (up to max_num_seqs) of a step. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.javelin.recipes.config.Recipes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -81,6 +82,16 @@ class ShippedRecipesTest {
                   "data.max_response_length=4",
                   "actor_rollout_ref.rollout.n=2"));
       case "gsm8k-grpo" -> gsm8k();
+      case "smollm2-arith-grpo" -> {
+        // Its steps run in SmolLm2GrpoTest (the model needs that test's heap); here: its default
+        // model path, relative to the checkout as ./javelin runs it, is the GGUF the build
+        // installs.
+        Path root = Path.of(System.getProperty("javelin.root"));
+        String path = Recipes.load("recipes/" + name + ".yaml", List.of()).model().path();
+        assertEquals(
+            ConvertCommandTest.smollm2().toAbsolutePath().normalize(),
+            root.resolve(path).toAbsolutePath().normalize());
+      }
       case "dapo-math" ->
           run(
               "dapo-math",
