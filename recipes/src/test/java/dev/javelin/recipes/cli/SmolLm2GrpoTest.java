@@ -37,7 +37,8 @@ class SmolLm2GrpoTest {
                 "data.max_response_length=8",
                 "trainer.test_freq=2",
                 "trainer.save_freq=2",
-                "actor_rollout_ref.rollout.n=2"));
+                "actor_rollout_ref.rollout.n=2",
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"));
     assertTrue(
         printed.stream().anyMatch(l -> l.startsWith("held-out greedy accuracy: ")), "" + printed);
   }
