@@ -249,9 +249,16 @@ public final class Commands {
     }
     out.printf(Locale.ROOT, "javelin eval %s: %d prompts%n", target, task.val().size());
     checkMemory(recipe, MemoryBudget.forEval(ModelInit.config(recipe), recipe, task.val().size()));
+    boolean cluster = recipe.trainer().ray().equals("cluster");
     try (Scoring scoring = new Scoring(recipe, task.tokenizer());
-        Workers workers = Workers.start(recipe, 1)) {
-      workers.samplers().loadWeights(workers.trainer().snapshot(0, recipe.rollout().weightDtype()));
+        Workers workers = cluster ? Workers.start(recipe, 1) : Workers.startSamplers(recipe)) {
+      // in this JVM the weights go from the checkpoint straight to the samplers: no trainer
+      workers
+          .samplers()
+          .loadWeights(
+              cluster
+                  ? workers.trainer().snapshot(0, recipe.rollout().weightDtype())
+                  : ModelInit.initialSnapshot(recipe));
       Validator v =
           new Validator(
               workers.samplers(),

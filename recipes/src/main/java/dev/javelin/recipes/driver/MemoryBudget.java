@@ -53,12 +53,19 @@ public record MemoryBudget(
   }
 
   /**
-   * The estimate for evaluating {@code prompts} validation prompts: the same trainer (it publishes
-   * the weights) and samplers, a cache row per validation request, and no train step.
+   * The estimate for evaluating {@code prompts} validation prompts: the samplers with a cache row
+   * per validation request, no train step, and what publishes the weights. On a cluster that is a
+   * trainer; in this JVM, in the {@code trainer} term, the checkpoint the driver loads (f32) and
+   * the snapshot it builds from it.
    */
   public static MemoryBudget forEval(ModelConfig c, RecipeConfig recipe, int prompts) {
     long samplers = samplers(c, recipe, prompts * recipe.rollout().valN());
-    return new MemoryBudget(of(c, recipe).trainer(), samplers, weightSync(c, recipe), 0, 0);
+    long p = c.parameterCount();
+    long publisher =
+        recipe.trainer().ray().equals("cluster")
+            ? of(c, recipe).trainer()
+            : p * 4L + p * recipe.rollout().weightDtype().byteSize();
+    return new MemoryBudget(publisher, samplers, weightSync(c, recipe), 0, 0);
   }
 
   /** The transient of one weight publish (see the class comment); measured on SmolLM2-135M. */

@@ -31,8 +31,9 @@ public final class Workers implements AutoCloseable {
   private final boolean ownsRay;
   private final Placement placement;
 
+  /** {@code trainer} is null for samplers started alone ({@link #startSamplers}). */
   private Workers(Trainer trainer, SamplerPool samplers, boolean ownsRay, Placement placement) {
-    this.trainer = Objects.requireNonNull(trainer, "trainer");
+    this.trainer = trainer;
     this.samplers = Objects.requireNonNull(samplers, "samplers");
     this.ownsRay = ownsRay;
     this.placement = placement;
@@ -75,6 +76,22 @@ public final class Workers implements AutoCloseable {
    * wait for the first weights.
    */
   public static Workers start(RecipeConfig recipe, int totalSteps) {
+    return start(recipe, totalSteps, true);
+  }
+
+  /**
+   * Starts only the {@code trainer.samplers} samplers, waiting for weights the caller publishes (an
+   * eval in this JVM: no trainer and optimizer state just to publish weights). Not for a cluster,
+   * whose placement keeps bundle 0 for the trainer.
+   */
+  public static Workers startSamplers(RecipeConfig recipe) {
+    if (recipe.trainer().ray().equals("cluster")) {
+      throw new IllegalArgumentException("samplers alone run in local mode or without Ray only");
+    }
+    return start(recipe, 1, false);
+  }
+
+  private static Workers start(RecipeConfig recipe, int totalSteps, boolean withTrainer) {
     RecipeConfig withSteps =
         Recipes.fromYaml(
             Recipes.toYaml(recipe.settings()),
@@ -95,7 +112,7 @@ public final class Workers implements AutoCloseable {
         samplers.add(SamplerActor.awaitingWeights(device, configJson, slots));
       }
       return new Workers(
-          RecipeTrainerFactory.create(withSteps),
+          withTrainer ? RecipeTrainerFactory.create(withSteps) : null,
           new LocalSamplerPool(samplers),
           false,
           Placement.none());
@@ -113,8 +130,10 @@ public final class Workers implements AutoCloseable {
     Placement placement = cluster ? Placement.reserve(1 + n, device) : Placement.none();
     try {
       Trainer trainer =
-          RemoteTrainer.start(
-              RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()), placement);
+          withTrainer
+              ? RemoteTrainer.start(
+                  RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()), placement)
+              : null;
       RaySamplerPool.Spec spec =
           new RaySamplerPool.Spec(n, device, configJson, slots, recipe.trainer().maxRestarts());
       return new Workers(trainer, RaySamplerPool.start(spec, placement), owns, placement);
@@ -126,6 +145,9 @@ public final class Workers implements AutoCloseable {
 
   /** The policy trainer. */
   public Trainer trainer() {
+    if (trainer == null) {
+      throw new IllegalStateException("these workers were started without a trainer");
+    }
     return trainer;
   }
 
@@ -144,7 +166,9 @@ public final class Workers implements AutoCloseable {
     // Ray stays up: a warm-up and its run (and tests) share one runtime, which ends with the JVM.
     try {
       samplers.close();
-      trainer.close();
+      if (trainer != null) {
+        trainer.close();
+      }
     } finally {
       placement.release();
     }

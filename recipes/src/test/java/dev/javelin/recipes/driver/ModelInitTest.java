@@ -12,6 +12,9 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.trainer.Trainer;
+import dev.javelin.weightsync.SnapshotCodec;
+import dev.javelin.weightsync.WeightSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,6 +49,23 @@ class ModelInitTest {
     ModelConfig sent = ModelConfigJson.parse(ModelInit.configJson(r));
     assertFalse(sent.qkvBias(), "a Llama checkpoint has no q/k/v biases");
     assertEquals(ModelInit.initial(r).config(), sent);
+  }
+
+  /** An eval in this JVM publishes the weights without a trainer: the same bytes one would. */
+  @Test
+  void theInitialSnapshotIsTheTrainersVersionZero() throws Exception {
+    for (RecipeConfig r :
+        List.of(
+            recipe(llamaCheckpoint()),
+            recipe(tmp.resolve("none"), "actor_rollout_ref.model.path="))) {
+      WeightSnapshot mine = ModelInit.initialSnapshot(r);
+      try (Trainer trainer = RecipeTrainerFactory.create(r)) {
+        WeightSnapshot theirs = trainer.snapshot(0, r.rollout().weightDtype());
+        assertEquals(theirs.entries(), mine.entries());
+        assertEquals(theirs.checksum(), mine.checksum());
+        assertEquals(SnapshotCodec.encode(theirs), SnapshotCodec.encode(mine));
+      }
+    }
   }
 
   @Test
