@@ -90,15 +90,26 @@ public record PeftAdapter(LoraConfig lora, Map<String, Tensor.F32> tensors) {
     if (root == null || !"LORA".equals(root.path("peft_type").asText())) {
       throw new IllegalArgumentException(cfg + ": peft_type must be LORA");
     }
-    for (String off : new String[] {"use_rslora", "use_dora", "fan_in_fan_out"}) {
+    for (String off :
+        new String[] {"use_rslora", "use_dora", "use_qalora", "fan_in_fan_out", "lora_bias"}) {
       if (root.path(off).asBoolean(false)) {
         throw new IllegalArgumentException(cfg + ": " + off + "=true is not supported");
       }
     }
-    for (String none : new String[] {"layers_to_transform", "modules_to_save"}) {
+    for (String none :
+        new String[] {
+          "layers_to_transform",
+          "modules_to_save",
+          "layer_replication",
+          "target_parameters",
+          "trainable_token_indices"
+        }) {
       if (!root.path(none).isMissingNode() && !root.path(none).isNull()) {
         throw new IllegalArgumentException(cfg + ": " + none + " is not supported");
       }
+    }
+    if (!"none".equals(root.path("bias").asText("none"))) {
+      throw new IllegalArgumentException(cfg + ": bias must be none (trained biases unsupported)");
     }
     for (String empty : new String[] {"rank_pattern", "alpha_pattern"}) {
       if (root.path(empty).size() > 0) {

@@ -4,6 +4,7 @@ import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +17,12 @@ public final class ModelWeights {
   private final Map<String, Node> byName;
   private final LoraConfig lora;
   private final Map<String, Node[]> adapters; // base weight name -> {A (r, in), B (out, r)}
+  private final Map<String, Node> adapterParams = new LinkedHashMap<>();
 
-  private ModelWeights(Map<String, Node> byName, LoraConfig lora, Map<String, Node[]> adapters) {
+  private ModelWeights(Map<String, Node> byName, LoraConfig lora) {
     this.byName = byName;
     this.lora = lora;
-    this.adapters = adapters;
+    this.adapters = new LinkedHashMap<>();
   }
 
   /** Declares every weight of {@code c} as a program parameter named by its HF name. */
@@ -34,13 +36,15 @@ public final class ModelWeights {
     for (WeightSpec s : WeightSpec.layout(c)) {
       m.put(s.name(), g.parameter(s.name(), dtype, s.shape()));
     }
-    Map<String, Node[]> ad = new LinkedHashMap<>();
+    ModelWeights w = new ModelWeights(m, lora);
     for (LoraConfig.Adapter a : lora.adapters(c)) {
       Node na = g.parameter(a.a(), dtype, Shape.of(a.rank(), a.in()));
       Node nb = g.parameter(a.b(), dtype, Shape.of(a.out(), a.rank()));
-      ad.put(a.base(), new Node[] {na, nb});
+      w.adapters.put(a.base(), new Node[] {na, nb});
+      w.adapterParams.put(a.a(), na);
+      w.adapterParams.put(a.b(), nb);
     }
-    return new ModelWeights(m, lora, ad);
+    return w;
   }
 
   public Node get(String name) {
@@ -69,6 +73,11 @@ public final class ModelWeights {
     }
     Node low = g.matmulTransposed(g.matmulTransposed(x, ab[0]), ab[1]); // (..., r) -> (..., out)
     return g.add(y, g.mul(low, g.full(low, lora.scale())));
+  }
+
+  /** The adapters' A and B parameters by name, adapter by adapter (empty without LoRA). */
+  public Map<String, Node> adapterParameters() {
+    return Collections.unmodifiableMap(adapterParams);
   }
 
   /** All weight nodes in layout order (adapters excluded). */
