@@ -48,6 +48,7 @@ public record LoraConfig(int rank, double alpha, Set<String> targets) {
 
   /** The module's path inside a block: {@code self_attn.q_proj}, {@code mlp.down_proj}. */
   public static String modulePath(String module) {
+    // The first four of MODULES are attention projections, the rest the MLP's.
     return (MODULES.indexOf(module) < 4 ? "self_attn." : "mlp.") + module;
   }
 
