@@ -31,6 +31,10 @@ import java.util.Set;
 public record PeftAdapter(LoraConfig lora, Map<String, Tensor.F32> tensors) {
   public static final String CONFIG = "adapter_config.json";
   public static final String WEIGHTS = "adapter_model.safetensors";
+
+  /** Where a trainer checkpoint directory keeps the adapter of a LoRA run. */
+  public static final String CHECKPOINT_DIR = "lora_adapter";
+
   private static final String PREFIX = "base_model.model.";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -76,10 +80,11 @@ public record PeftAdapter(LoraConfig lora, Map<String, Tensor.F32> tensors) {
   }
 
   /**
-   * Reads the adapter in {@code dir} for a model of shape {@code c}; a config PEFT would apply
-   * differently (rsLoRA, DoRA, a layer subset, per-module ranks) is refused by name.
+   * The rank, alpha and targets of the adapter in {@code dir} (its adapter_config.json alone); a
+   * config PEFT would apply differently (rsLoRA, DoRA, a layer subset, per-module ranks) is refused
+   * by name.
    */
-  public static PeftAdapter load(Path dir, ModelConfig c) {
+  public static LoraConfig readConfig(Path dir) {
     Path cfg = dir.resolve(CONFIG);
     JsonNode root;
     try {
@@ -129,6 +134,15 @@ public record PeftAdapter(LoraConfig lora, Map<String, Tensor.F32> tensors) {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(cfg + ": " + e.getMessage(), e);
     }
+    return lora;
+  }
+
+  /**
+   * Reads the adapter in {@code dir} for a model of shape {@code c}; a config PEFT would apply
+   * differently (rsLoRA, DoRA, a layer subset, per-module ranks) is refused by name.
+   */
+  public static PeftAdapter load(Path dir, ModelConfig c) {
+    LoraConfig lora = readConfig(dir);
     Map<String, Tensor.F32> tensors = new LinkedHashMap<>();
     try (SafetensorsFile f = SafetensorsFile.open(dir.resolve(WEIGHTS))) {
       for (LoraConfig.Adapter a : lora.adapters(c)) {

@@ -29,8 +29,7 @@ final class CheckpointFiles {
   static final String OPTIMIZER = "optimizer.safetensors";
   static final String STATE = "trainer_state.json";
 
-  /** The PEFT adapter of a LoRA run, inside the checkpoint directory. */
-  static final String LORA_ADAPTER = "lora_adapter";
+  static final String LORA_ADAPTER = PeftAdapter.CHECKPOINT_DIR;
 
   private static final String FORMAT = "javelin-trainer-state/1";
   private static final int MAX_STATE_BYTES = 16 << 20;
