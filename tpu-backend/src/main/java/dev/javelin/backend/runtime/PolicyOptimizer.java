@@ -278,7 +278,7 @@ public final class PolicyOptimizer implements AutoCloseable {
     List<String> names = trainableNames();
     Executable exe =
         model.executable(
-            "accumulate",
+            "accumulate" + trainedSuffix(),
             () -> OptimizerPrograms.accumulate(shapes),
             p -> OptimizerPrograms.inPlaceAccumulate(p, names));
     List<DeviceBuffer> args = new ArrayList<>(acc);
@@ -293,7 +293,7 @@ public final class PolicyOptimizer implements AutoCloseable {
     List<String> names = trainableNames();
     Executable exe =
         model.executable(
-            "adamw",
+            "adamw" + trainedSuffix(),
             () -> OptimizerPrograms.adamW(shapes, config),
             p -> OptimizerPrograms.inPlaceUpdate(p, names, 2));
     double lr = schedule.lr(applied);
@@ -336,6 +336,11 @@ public final class PolicyOptimizer implements AutoCloseable {
       applied++;
     }
     return new StepResult(loss, norm, ok, lr, applied);
+  }
+
+  /** Keeps the update programs of adapters and of full weights apart in the model's cache. */
+  private String trainedSuffix() {
+    return model.lora().enabled() ? "_lora" : "";
   }
 
   private List<String> trainableNames() {
