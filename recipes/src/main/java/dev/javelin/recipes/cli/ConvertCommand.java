@@ -1,8 +1,10 @@
 package dev.javelin.recipes.cli;
 
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.PeftAdapter;
 import dev.javelin.backend.checkpoint.gguf.GgufFile;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
+import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.datasets.tokenizer.BpeTokenizer;
 import dev.javelin.datasets.tokenizer.Tokenizers;
 import dev.javelin.recipes.config.ConfigException;
@@ -13,17 +15,21 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * {@code javelin convert <model.gguf | HF dir> <out dir> [--bf16]}: writes a Hugging Face directory
- * that {@code transformers}' {@code AutoModelForCausalLM} and {@code AutoTokenizer} load as it is:
- * config.json (with the tokenizer's eos/pad ids), model.safetensors (f32, or bf16), tokenizer.json,
- * tokenizer_config.json (with the chat template) and generation_config.json. The directory is
- * written beside the target and moved into place at the end, and an existing non-empty target is
- * refused, so a failed conversion leaves nothing half-written and overwrites nothing.
+ * {@code javelin convert <model.gguf | HF dir> <out dir> [--bf16] [--merge <adapter dir>]}: writes
+ * a Hugging Face directory that {@code transformers}' {@code AutoModelForCausalLM} and {@code
+ * AutoTokenizer} load as it is: config.json (with the tokenizer's eos/pad ids), model.safetensors
+ * (f32, or bf16), tokenizer.json, tokenizer_config.json (with the chat template) and
+ * generation_config.json. The directory is written beside the target and moved into place at the
+ * end, and an existing non-empty target is refused, so a failed conversion leaves nothing
+ * half-written and overwrites nothing. {@code --merge} folds a PEFT LoRA adapter
+ * (adapter_config.json + adapter_model.safetensors, such as a checkpoint's {@code lora_adapter/})
+ * into the weights first: {@code W + (alpha/r) · B A}.
  */
 final class ConvertCommand {
   private final PrintStream out;
@@ -33,11 +39,24 @@ final class ConvertCommand {
   }
 
   int run(List<String> args) {
-    List<String> paths = args.stream().filter(a -> !a.equals("--bf16")).toList();
+    int merge = args.indexOf("--merge");
+    if (merge >= 0 && merge + 1 >= args.size()) {
+      throw new ConfigException("convert: --merge needs the adapter directory after it");
+    }
+    Path adapterDir = merge >= 0 ? Path.of(args.get(merge + 1)) : null;
+    List<String> paths = new ArrayList<>(args);
+    if (merge >= 0) {
+      paths.subList(merge, merge + 2).clear();
+    }
+    paths.removeIf(a -> a.equals("--bf16"));
     if (paths.size() != 2) {
       throw new ConfigException(
           "'convert' needs a source and a target: javelin convert <model.gguf|hf dir> <out dir>"
-              + " [--bf16]");
+              + " [--bf16] [--merge <adapter dir>]");
+    }
+    if (adapterDir != null && !PeftAdapter.isIn(adapterDir)) {
+      throw new ConfigException(
+          "convert --merge: " + adapterDir + " has no " + PeftAdapter.CONFIG + " (a PEFT adapter)");
     }
     Path source = Path.of(paths.get(0));
     Path target = Path.of(paths.get(1)).toAbsolutePath();
@@ -48,6 +67,9 @@ final class ConvertCommand {
     requireEmpty(target);
     long start = System.nanoTime();
     ModelCheckpoint checkpoint = load(source);
+    if (adapterDir != null) {
+      checkpoint = merged(checkpoint, adapterDir);
+    }
     BpeTokenizer tokenizer = tokenizer(source);
     Path tmp = target.resolveSibling(target.getFileName() + ".partial");
     deleteTree(tmp);
@@ -72,6 +94,18 @@ final class ConvertCommand {
     } catch (IllegalArgumentException e) {
       throw new ConfigException("convert: " + e.getMessage(), e);
     }
+  }
+
+  private static ModelCheckpoint merged(ModelCheckpoint base, Path adapterDir) {
+    PeftAdapter adapter;
+    try {
+      adapter = PeftAdapter.load(adapterDir, base.config());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("convert --merge: " + e.getMessage(), e);
+    }
+    return new ModelCheckpoint(
+        base.config(),
+        LoraAdapters.merge(adapter.lora(), base.config(), base.weights(), adapter.tensors()));
   }
 
   private static BpeTokenizer tokenizer(Path source) {

@@ -32,8 +32,9 @@ public final class Main {
         sft  <recipe>               cross-entropy warm-up on the dataset's reference answers
         recipes                     list the bundled recipes
         report <run dir>            write <run dir>/report.html (charts, recipe, samples; also after run)
-        convert <model.gguf|hf dir> <out dir> [--bf16]
-                                    write an HF directory transformers loads (weights, tokenizer)
+        convert <model.gguf|hf dir> <out dir> [--bf16] [--merge <adapter dir>]
+                                    write an HF directory transformers loads (weights, tokenizer);
+                                    --merge folds a PEFT LoRA adapter into the weights
         submit <recipe>             run it as a Ray job on a cluster, following its logs until it ends
         jobs list|logs <id>|stop <id>   the cluster's jobs
         status                      live step, reward and throughput of the cluster's runs

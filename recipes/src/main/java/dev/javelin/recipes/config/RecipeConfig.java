@@ -97,6 +97,7 @@ public record RecipeConfig(
   public static RecipeConfig from(Settings s) {
     DataConfig data = Checks.build("data", () -> DataConfig.from(s));
     ModelSection model = Checks.build("actor_rollout_ref.model", () -> ModelSection.from(s));
+    Checks.build("actor_rollout_ref.model", () -> LoraKeys.from(s));
     ActorConfig actor = Checks.build("actor_rollout_ref.actor", () -> ActorConfig.from(s));
     RolloutConfig rollout = Checks.build("actor_rollout_ref.rollout", () -> RolloutConfig.from(s));
     AlgorithmConfig algorithm = Checks.build("algorithm", () -> AlgorithmKeys.from(s));

@@ -23,6 +23,7 @@ public final class RecipeSchema {
     DataConfig.declare(b);
     SyntheticConfig.declare(b);
     ModelSection.declare(b);
+    LoraKeys.declare(b);
     ActorConfig.declare(b);
     RolloutConfig.declare(b);
     AlgorithmKeys.declare(b);

@@ -26,6 +26,12 @@ public final class VerlEngineKeys {
               "actor_rollout_ref\\.(actor|ref|rollout)\\.(ppo|log_prob)_max_token_len_per_gpu",
               "micro-batches are fixed-size here (use_dynamic_bsz has no effect)"),
           rule(
+              "actor_rollout_ref\\.model\\.use_shm",
+              "the trainer reads the checkpoint from its path once; there is no shared-memory copy"),
+          rule(
+              "actor_rollout_ref\\.rollout\\.layered_summon",
+              "samplers receive merged LoRA weights whole over the weight sync"),
+          rule(
               "actor_rollout_ref\\.model\\.use_remove_padding",
               "Javelin packs responses itself; VeRL's padding-removal kernel switch does not apply"),
           rule(

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.Devices;
+import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.trainer.Trainer;
@@ -37,6 +38,8 @@ public final class RecipeTrainerFactory implements TrainerFactory {
         Devices.open(recipe.trainer().device()),
         ModelInit.initial(recipe),
         recipe.trainerConfig(steps).withModelType(ModelInit.modelType(recipe)),
-        recipe.model().remat());
+        recipe.model().remat(),
+        LoraKeys.from(recipe.settings()),
+        LoraKeys.seed(recipe.settings()));
   }
 }

@@ -1,8 +1,11 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.backend.checkpoint.PeftAdapter;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.datasets.DataOrderState;
 import dev.javelin.datasets.Tokenizer;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.task.HfTokenizerFiles;
@@ -60,10 +63,44 @@ public final class RunCheckpoints {
       refuseToOverwrite(recipe);
       return new TrainingState(0, fresh, Double.NaN);
     }
+    requireSameAdapters(dir.get());
     TrainerState state = trainer.loadCheckpoint(dir.get());
     TrainingState t = TrainingState.fromExtra(state.extra());
     LOG.info(() -> "resumed from " + dir.get() + " at step " + t.globalStep());
     return t;
+  }
+
+  /**
+   * A LoRA checkpoint resumes only with the adapters it was trained with, and a full fine-tuning
+   * one only without: checked here so a mismatch is one line naming the key, not a trainer error.
+   */
+  private void requireSameAdapters(Path dir) {
+    LoraConfig run = LoraKeys.from(recipe.settings());
+    Path adapter = dir.resolve(PeftAdapter.CHECKPOINT_DIR);
+    LoraConfig saved;
+    try {
+      saved = PeftAdapter.isIn(adapter) ? PeftAdapter.readConfig(adapter) : LoraConfig.NONE;
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("cannot resume from " + dir + ": " + e.getMessage(), e);
+    }
+    if (!saved.equals(run)) {
+      throw new ConfigException(
+          "recipe key '"
+              + LoraKeys.LORA_RANK.name()
+              + "': "
+              + dir
+              + " was trained with "
+              + describe(saved)
+              + ", this run asks for "
+              + describe(run)
+              + "; resume with the same LoRA keys or start a new trainer.experiment_name");
+    }
+  }
+
+  private static String describe(LoraConfig c) {
+    return c.enabled()
+        ? "LoRA rank " + c.rank() + ", alpha " + c.alpha() + " on " + c.targets()
+        : "full fine-tuning (lora_rank=0)";
   }
 
   /**

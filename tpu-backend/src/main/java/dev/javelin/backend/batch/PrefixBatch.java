@@ -3,6 +3,7 @@ package dev.javelin.backend.batch;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.PrefixPrograms;
@@ -132,8 +133,9 @@ public final class PrefixBatch implements SequenceBatch {
   }
 
   @Override
-  public Program logProbsProgram(ModelConfig c) {
-    return PrefixPrograms.logProbs(c, groups, promptWidth, rows(), responseWidth, c.maxPositions());
+  public Program logProbsProgram(ModelConfig c, LoraConfig lora) {
+    return PrefixPrograms.logProbs(
+        c, groups, promptWidth, rows(), responseWidth, c.maxPositions(), lora);
   }
 
   @Override

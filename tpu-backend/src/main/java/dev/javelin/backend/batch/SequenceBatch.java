@@ -2,6 +2,7 @@ package dev.javelin.backend.batch;
 
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,7 +43,12 @@ public sealed interface SequenceBatch permits TokenBatch, PrefixBatch {
   String shapeKey();
 
   /** The log-prob program: outputs [logp (B, C'), entropy (B, C')] at this batch's shape. */
-  Program logProbsProgram(ModelConfig c);
+  default Program logProbsProgram(ModelConfig c) {
+    return logProbsProgram(c, LoraConfig.NONE);
+  }
+
+  /** As above through the adapters of {@code lora} (their A and B are parameters too). */
+  Program logProbsProgram(ModelConfig c, LoraConfig lora);
 
   /** The per-call token inputs by program parameter name (not the weights or temperature). */
   Map<String, Tensor> tokenInputs();

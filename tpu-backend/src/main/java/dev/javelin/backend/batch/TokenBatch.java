@@ -3,6 +3,7 @@ package dev.javelin.backend.batch;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.program.ModelPrograms;
 import java.util.Arrays;
@@ -117,8 +118,8 @@ public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements SequenceBat
   }
 
   @Override
-  public Program logProbsProgram(ModelConfig c) {
-    return ModelPrograms.logProbs(c, batch(), length(), c.maxPositions());
+  public Program logProbsProgram(ModelConfig c, LoraConfig lora) {
+    return ModelPrograms.logProbs(c, batch(), length(), c.maxPositions(), lora);
   }
 
   @Override

@@ -83,10 +83,9 @@ public final class DecoderModel {
   }
 
   private Node mlp(GraphBuilder g, ModelWeights w, int i, Node x) {
-    Node gate = NeuralOps.linear(g, x, w.layer(i, "mlp.gate_proj.weight"), null);
-    Node up = NeuralOps.linear(g, x, w.layer(i, "mlp.up_proj.weight"), null);
-    return NeuralOps.linear(
-        g, g.mul(NeuralOps.silu(g, gate), up), w.layer(i, "mlp.down_proj.weight"), null);
+    Node gate = w.linear(g, i, "mlp.gate_proj", x);
+    Node up = w.linear(g, i, "mlp.up_proj", x);
+    return w.linear(g, i, "mlp.down_proj", g.mul(NeuralOps.silu(g, gate), up));
   }
 
   private Node attentionBlock(
@@ -96,17 +95,12 @@ public final class DecoderModel {
     Node k = project(g, w, i, "k_proj", x, c.kvHeads(), t); // (B, T, Hkv, Dh)
     Node v = project(g, w, i, "v_proj", x, c.kvHeads(), t);
     Node out = layout.attend(g, i, rotate(g, q, cos, sin), rotate(g, k, cos, sin), v); // (B,T,HDh)
-    return NeuralOps.linear(g, out, w.layer(i, "self_attn.o_proj.weight"), null);
+    return w.linear(g, i, "self_attn.o_proj", out);
   }
 
   private Node project(
       GraphBuilder g, ModelWeights w, int i, String proj, Node x, int heads, int t) {
-    Node y =
-        NeuralOps.linear(
-            g,
-            x,
-            w.layer(i, "self_attn." + proj + ".weight"),
-            w.layer(i, "self_attn." + proj + ".bias"));
+    Node y = w.linear(g, i, "self_attn." + proj, x);
     return g.reshape(y, x.shape().dim(0), t, heads, c.headDim());
   }
 

@@ -1,27 +1,50 @@
 package dev.javelin.backend.model;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The weight parameters of one program, by Hugging Face name, in {@link WeightSpec} order. */
+/**
+ * The weight parameters of one program, by Hugging Face name, in {@link WeightSpec} order, and the
+ * LoRA adapters' A and B (after the weights) when the program carries them.
+ */
 public final class ModelWeights {
   private final Map<String, Node> byName;
+  private final LoraConfig lora;
+  private final Map<String, Node[]> adapters; // base weight name -> {A (r, in), B (out, r)}
+  private final Map<String, Node> adapterParams = new LinkedHashMap<>();
 
-  private ModelWeights(Map<String, Node> byName) {
+  private ModelWeights(Map<String, Node> byName, LoraConfig lora) {
     this.byName = byName;
+    this.lora = lora;
+    this.adapters = new LinkedHashMap<>();
   }
 
   /** Declares every weight of {@code c} as a program parameter named by its HF name. */
   public static ModelWeights declare(GraphBuilder g, ModelConfig c, DType dtype) {
+    return declare(g, c, dtype, LoraConfig.NONE);
+  }
+
+  /** As above, then A and B of every adapter {@code lora} puts on {@code c}. */
+  public static ModelWeights declare(GraphBuilder g, ModelConfig c, DType dtype, LoraConfig lora) {
     Map<String, Node> m = new LinkedHashMap<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       m.put(s.name(), g.parameter(s.name(), dtype, s.shape()));
     }
-    return new ModelWeights(m);
+    ModelWeights w = new ModelWeights(m, lora);
+    for (LoraConfig.Adapter a : lora.adapters(c)) {
+      Node na = g.parameter(a.a(), dtype, Shape.of(a.rank(), a.in()));
+      Node nb = g.parameter(a.b(), dtype, Shape.of(a.out(), a.rank()));
+      w.adapters.put(a.base(), new Node[] {na, nb});
+      w.adapterParams.put(a.a(), na);
+      w.adapterParams.put(a.b(), nb);
+    }
+    return w;
   }
 
   public Node get(String name) {
@@ -37,7 +60,27 @@ public final class ModelWeights {
     return byName.get(WeightSpec.layer(i, suffix));
   }
 
-  /** All weight nodes in layout order. */
+  /**
+   * The linear layer {@code module} (e.g. {@code self_attn.q_proj}) of block i on x (..., in):
+   * {@code x W^T (+ b)}, plus {@code scale · (x A^T) B^T} when it carries an adapter.
+   */
+  public Node linear(GraphBuilder g, int i, String module, Node x) {
+    Node w = layer(i, module + ".weight");
+    Node y = NeuralOps.linear(g, x, w, layer(i, module + ".bias"));
+    Node[] ab = adapters.get(WeightSpec.layer(i, module + ".weight"));
+    if (ab == null) {
+      return y;
+    }
+    Node low = g.matmulTransposed(g.matmulTransposed(x, ab[0]), ab[1]); // (..., r) -> (..., out)
+    return g.add(y, g.mul(low, g.full(low, lora.scale())));
+  }
+
+  /** The adapters' A and B parameters by name, adapter by adapter (empty without LoRA). */
+  public Map<String, Node> adapterParameters() {
+    return Collections.unmodifiableMap(adapterParams);
+  }
+
+  /** All weight nodes in layout order (adapters excluded). */
   public List<Node> all() {
     return List.copyOf(byName.values());
   }

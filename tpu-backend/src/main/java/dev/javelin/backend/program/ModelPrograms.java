@@ -9,6 +9,7 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
 import java.util.ArrayList;
@@ -47,7 +48,13 @@ public final class ModelPrograms {
 
   /** As above with float inputs of {@code dtype} (F64 for finite-difference checks). */
   static Inputs declare(GraphBuilder g, ModelConfig c, int b, int t, int p, DType dtype) {
-    ModelWeights w = ModelWeights.declare(g, c, dtype);
+    return declare(g, c, b, t, p, dtype, LoraConfig.NONE);
+  }
+
+  /** As above with the adapters of {@code lora} after the weights. */
+  static Inputs declare(
+      GraphBuilder g, ModelConfig c, int b, int t, int p, DType dtype, LoraConfig lora) {
+    ModelWeights w = ModelWeights.declare(g, c, dtype, lora);
     Node ids = g.parameter(INPUT_IDS, DType.I32, Shape.of(b, t));
     Node pos = g.parameter(POSITIONS, DType.I32, Shape.of(b, t));
     Node mask = g.parameter(ATTENTION_MASK, dtype, Shape.of(b, t));
@@ -75,8 +82,14 @@ public final class ModelPrograms {
    * scalar input). Outputs: [logp (B, T-1), entropy (B, T-1)].
    */
   public static Program logProbs(ModelConfig c, int b, int t, int p) {
-    GraphBuilder g = new GraphBuilder("logprobs_b" + b + "_t" + t);
-    Inputs in = declare(g, c, b, t, p);
+    return logProbs(c, b, t, p, LoraConfig.NONE);
+  }
+
+  /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
+  public static Program logProbs(ModelConfig c, int b, int t, int p, LoraConfig lora) {
+    GraphBuilder g =
+        new GraphBuilder("logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : ""));
+    Inputs in = declare(g, c, b, t, p, DType.F32, lora);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
     TokenStats st = tokenStats(g, c, in, temp);
     return g.build(st.logp(), st.entropy());

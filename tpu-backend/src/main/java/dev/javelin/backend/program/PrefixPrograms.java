@@ -8,6 +8,7 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
 import java.util.List;
@@ -39,9 +40,24 @@ public final class PrefixPrograms {
    * temperature. Outputs: [logp (B, R), entropy (B, R)] of the response tokens.
    */
   public static Program logProbs(ModelConfig c, int groups, int p, int b, int r, int maxPos) {
+    return logProbs(c, groups, p, b, r, maxPos, LoraConfig.NONE);
+  }
+
+  /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
+  public static Program logProbs(
+      ModelConfig c, int groups, int p, int b, int r, int maxPos, LoraConfig lora) {
     GraphBuilder g =
-        new GraphBuilder("prefix_logprobs_g" + groups + "_p" + p + "_b" + b + "_r" + r);
-    ModelWeights w = ModelWeights.declare(g, c, DType.F32);
+        new GraphBuilder(
+            "prefix_logprobs_g"
+                + groups
+                + "_p"
+                + p
+                + "_b"
+                + b
+                + "_r"
+                + r
+                + (lora.enabled() ? "_lora" : ""));
+    ModelWeights w = ModelWeights.declare(g, c, DType.F32, lora);
     Node prefixIds = g.parameter(PREFIX_IDS, DType.I32, Shape.of(groups, p));
     Node prefixMask = g.parameter(PREFIX_MASK, DType.F32, Shape.of(groups, p));
     Node responseIds = g.parameter(RESPONSE_IDS, DType.I32, Shape.of(b, r));

@@ -105,6 +105,16 @@ public final class TrainPrograms {
     for (WeightSpec s : WeightSpec.layout(c)) {
       names.add(s.name());
     }
+    return logProbsVjp(logProbs, names, withEntropy, remat);
+  }
+
+  /**
+   * As above with respect to the parameters {@code trainable} only (LoRA's A and B: the base
+   * weights stay plain inputs of the backward, with no gradient).
+   */
+  public static VjpPrograms logProbsVjp(
+      Program logProbs, List<String> trainable, boolean withEntropy, Remat remat) {
+    List<String> names = List.copyOf(trainable);
     Set<Integer> differentiated = withEntropy ? Set.of(0, 1) : Set.of(0);
     return Autodiff.vjp(logProbs, names, differentiated, remat);
   }

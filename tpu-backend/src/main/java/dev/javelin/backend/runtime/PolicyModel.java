@@ -4,6 +4,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
+import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
@@ -11,6 +12,8 @@ import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.LoraAdapters;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.model.WeightSpec;
@@ -37,6 +40,9 @@ public final class PolicyModel implements AutoCloseable {
   private final Device device;
   private final ModelConfig config;
   private final Map<String, DeviceBuffer> weights = new LinkedHashMap<>();
+  // LoRA's A and B by name; empty for full fine-tuning, when the weights themselves train.
+  private final Map<String, DeviceBuffer> adapters = new LinkedHashMap<>();
+  private LoraConfig lora = LoraConfig.NONE;
   private final Map<String, DeviceBuffer> rope = new HashMap<>();
   private final Map<String, Executable> compiled =
       ProgramLru.map(ProgramLru.MAX_PROGRAMS, Executable::close);
@@ -88,6 +94,57 @@ public final class PolicyModel implements AutoCloseable {
   }
 
   /**
+   * Puts LoRA adapters on the model (A and B by name, as {@link LoraAdapters#init} makes them):
+   * from now on log-probs run through them, and train steps update them and leave the weights
+   * frozen.
+   */
+  public void attachAdapters(LoraConfig config, Map<String, Tensor.F32> tensors) {
+    if (!config.enabled()) {
+      throw new IllegalArgumentException("attachAdapters needs a LoRA rank > 0");
+    }
+    LoraAdapters.check(config, this.config, tensors);
+    adapters.values().forEach(DeviceBuffer::close);
+    adapters.clear();
+    for (LoraConfig.Adapter a : config.adapters(this.config)) {
+      adapters.put(a.a(), device.upload(tensors.get(a.a())));
+      adapters.put(a.b(), device.upload(tensors.get(a.b())));
+    }
+    this.lora = config;
+  }
+
+  /** The adapters' configuration; {@link LoraConfig#NONE} without adapters. */
+  public LoraConfig lora() {
+    return lora;
+  }
+
+  /** The adapters on the host, by name (empty without adapters). */
+  public Map<String, Tensor.F32> adapterTensors() {
+    Map<String, Tensor.F32> host = new LinkedHashMap<>();
+    adapters.forEach((k, b) -> host.put(k, (Tensor.F32) b.toHost()));
+    return host;
+  }
+
+  /**
+   * What a train step updates, name to shape in program order: the adapters when there are any,
+   * otherwise every weight.
+   */
+  public Map<String, Shape> trainableShapes() {
+    Map<String, Shape> out = new LinkedHashMap<>();
+    (adapters.isEmpty() ? weights : adapters).forEach((k, b) -> out.put(k, b.shape()));
+    return out;
+  }
+
+  /** The weights the samplers run: the base with every adapter folded in ({@code W + s·BA}). */
+  public ModelCheckpoint mergedCheckpoint() {
+    ModelCheckpoint base = checkpoint();
+    if (adapters.isEmpty()) {
+      return base;
+    }
+    return new ModelCheckpoint(
+        config, LoraAdapters.merge(lora, config, base.weights(), adapterTensors()));
+  }
+
+  /**
    * The device buffers holding the weights, by HF name (a read-only view). A train step may replace
    * or overwrite them in place; do not hold on to one across steps.
    */
@@ -112,8 +169,21 @@ public final class PolicyModel implements AutoCloseable {
    * 1:]} for a {@link TokenBatch}, the response tokens for a {@link PrefixBatch}.
    */
   public TokenLogProbs logProbs(SequenceBatch batch, float temperature) {
+    return logProbs(batch, temperature, lora);
+  }
+
+  /**
+   * As {@link #logProbs(SequenceBatch, float)} under the base weights alone, adapters off: the
+   * frozen reference policy of a LoRA run, with no second copy of the weights.
+   */
+  public TokenLogProbs baseLogProbs(SequenceBatch batch, float temperature) {
+    return logProbs(batch, temperature, LoraConfig.NONE);
+  }
+
+  private TokenLogProbs logProbs(SequenceBatch batch, float temperature, LoraConfig through) {
     SequenceBatch at = batch.atBucket(config);
-    Executable exe = executable("logprobs_" + at.shapeKey(), () -> at.logProbsProgram(config));
+    String key = "logprobs_" + at.shapeKey() + (through.enabled() ? "_lora" : "");
+    Executable exe = executable(key, () -> at.logProbsProgram(config, through));
     List<DeviceBuffer> out = run(exe, uploads(at, temperature));
     Tensor.F32 logp = (Tensor.F32) out.get(0).toHost();
     Tensor.F32 entropy = (Tensor.F32) out.get(1).toHost();
@@ -246,6 +316,7 @@ public final class PolicyModel implements AutoCloseable {
    */
   List<DeviceBuffer> run(Executable exe, Map<String, DeviceBuffer> perCall) {
     Map<String, DeviceBuffer> named = new HashMap<>(weights);
+    named.putAll(adapters);
     named.putAll(rope);
     named.putAll(perCall);
     try {
@@ -258,6 +329,7 @@ public final class PolicyModel implements AutoCloseable {
   /** Runs with caller-owned buffers that are not closed. */
   List<DeviceBuffer> runKeeping(Executable exe, Map<String, DeviceBuffer> perCall) {
     Map<String, DeviceBuffer> named = new HashMap<>(weights);
+    named.putAll(adapters);
     named.putAll(rope);
     named.putAll(perCall);
     return exe.run(Bindings.bind(exe.program(), named));
@@ -269,6 +341,25 @@ public final class PolicyModel implements AutoCloseable {
 
   Map<String, DeviceBuffer> weightBuffers() {
     return weights;
+  }
+
+  /** Weights and adapters by name: what a program's model parameters bind to. */
+  Map<String, DeviceBuffer> modelBuffers() {
+    Map<String, DeviceBuffer> all = new HashMap<>(weights);
+    all.putAll(adapters);
+    return all;
+  }
+
+  /** Swaps in a trained tensor: an adapter's A or B when it is one, else a weight. */
+  void replaceTrainable(String name, DeviceBuffer buffer) {
+    if (adapters.containsKey(name)) {
+      DeviceBuffer old = adapters.put(name, buffer);
+      if (old != null && old != buffer) {
+        old.close();
+      }
+    } else {
+      replaceWeight(name, buffer);
+    }
   }
 
   void replaceWeight(String name, DeviceBuffer buffer) {
@@ -287,6 +378,7 @@ public final class PolicyModel implements AutoCloseable {
     compiled.values().forEach(Executable::close);
     compiled.clear();
     weights.values().forEach(DeviceBuffer::close);
+    adapters.values().forEach(DeviceBuffer::close);
     rope.values().forEach(DeviceBuffer::close);
   }
 }

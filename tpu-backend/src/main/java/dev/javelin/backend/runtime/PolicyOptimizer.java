@@ -10,9 +10,9 @@ import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.TokenLoss;
-import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.optim.OptimizerPrograms;
@@ -88,9 +88,12 @@ public final class PolicyOptimizer implements AutoCloseable {
     this.schedule = schedule;
     this.remat = remat;
     Device d = model.device();
-    for (WeightSpec s : WeightSpec.layout(model.config())) {
-      moments.put(OptimizerPrograms.firstMoment(s.name()), d.upload(Tensor.F32.zeros(s.shape())));
-      moments.put(OptimizerPrograms.secondMoment(s.name()), d.upload(Tensor.F32.zeros(s.shape())));
+    // Only what trains has moments: the adapters under LoRA, every weight otherwise.
+    for (Map.Entry<String, Shape> e : model.trainableShapes().entrySet()) {
+      moments.put(
+          OptimizerPrograms.firstMoment(e.getKey()), d.upload(Tensor.F32.zeros(e.getValue())));
+      moments.put(
+          OptimizerPrograms.secondMoment(e.getKey()), d.upload(Tensor.F32.zeros(e.getValue())));
     }
   }
 
@@ -128,17 +131,23 @@ public final class PolicyOptimizer implements AutoCloseable {
       SequenceBatch batch = microBatches.get(i);
       SequenceBatch at = batch.atBucket(model.config());
       boolean entropy = loss.usesEntropy();
-      String key = at.shapeKey() + (entropy ? "_H" : "") + splitRematSuffix();
+      LoraConfig lora = model.lora();
+      String key =
+          at.shapeKey()
+              + (entropy ? "_H" : "")
+              + splitRematSuffix()
+              + (lora.enabled() ? "_lora" : "");
+      List<String> trainable = trainableNames();
       VjpPrograms split =
           splits.computeIfAbsent(
               key,
               k ->
                   TrainPrograms.logProbsVjp(
-                      model.config(), at.logProbsProgram(model.config()), entropy, splitRemat()));
+                      at.logProbsProgram(model.config(), lora), trainable, entropy, splitRemat()));
       Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
       Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
       Map<String, DeviceBuffer> in = model.uploads(at, temperature);
-      Map<String, DeviceBuffer> named = new HashMap<>(model.weightBuffers());
+      Map<String, DeviceBuffer> named = model.modelBuffers();
       named.putAll(in);
       named.putAll(model.ropeBuffers());
       List<DeviceBuffer> fwdArgs = Bindings.bind(split.forward(), named);
@@ -170,6 +179,9 @@ public final class PolicyOptimizer implements AutoCloseable {
    */
   public StepResult stepFused(
       TokenBatch batch, float temperature, TokenLoss loss, Map<String, Tensor> lossInputs) {
+    if (model.lora().enabled()) {
+      throw new UnsupportedOperationException("the fused train step has no LoRA form: use step");
+    }
     TokenBatch padded = batch.requireScorable().padTo(model.bucket(batch.length()));
     int b = padded.batch();
     int tb = padded.length();
@@ -262,11 +274,11 @@ public final class PolicyOptimizer implements AutoCloseable {
   }
 
   private List<DeviceBuffer> accumulate(List<DeviceBuffer> acc, List<DeviceBuffer> grads) {
-    Map<String, Shape> shapes = weightShapes();
-    List<String> names = model.weightNames();
+    Map<String, Shape> shapes = model.trainableShapes();
+    List<String> names = trainableNames();
     Executable exe =
         model.executable(
-            "accumulate",
+            "accumulate" + trainedSuffix(),
             () -> OptimizerPrograms.accumulate(shapes),
             p -> OptimizerPrograms.inPlaceAccumulate(p, names));
     List<DeviceBuffer> args = new ArrayList<>(acc);
@@ -277,15 +289,15 @@ public final class PolicyOptimizer implements AutoCloseable {
   }
 
   private StepResult update(List<DeviceBuffer> grads, double loss) {
-    Map<String, Shape> shapes = weightShapes();
-    List<String> names = model.weightNames();
+    Map<String, Shape> shapes = model.trainableShapes();
+    List<String> names = trainableNames();
     Executable exe =
         model.executable(
-            "adamw",
+            "adamw" + trainedSuffix(),
             () -> OptimizerPrograms.adamW(shapes, config),
             p -> OptimizerPrograms.inPlaceUpdate(p, names, 2));
     double lr = schedule.lr(applied);
-    Map<String, DeviceBuffer> named = new HashMap<>(model.weightBuffers());
+    Map<String, DeviceBuffer> named = model.modelBuffers();
     named.putAll(moments);
     for (int i = 0; i < names.size(); i++) {
       named.put(OptimizerPrograms.grad(names.get(i)), grads.get(i));
@@ -306,11 +318,11 @@ public final class PolicyOptimizer implements AutoCloseable {
    * consumed the old ones where the device donates them.
    */
   private StepResult absorbUpdate(List<DeviceBuffer> out, double loss, double lr) {
-    List<String> names = model.weightNames();
+    List<String> names = trainableNames();
     int n = names.size();
     for (int i = 0; i < n; i++) {
       String w = names.get(i);
-      model.replaceWeight(w, out.get(2 + i));
+      model.replaceTrainable(w, out.get(2 + i));
       String m = OptimizerPrograms.firstMoment(w);
       String v = OptimizerPrograms.secondMoment(w);
       moments.put(m, replace(moments.get(m), out.get(2 + n + i)));
@@ -326,12 +338,13 @@ public final class PolicyOptimizer implements AutoCloseable {
     return new StepResult(loss, norm, ok, lr, applied);
   }
 
-  private Map<String, Shape> weightShapes() {
-    Map<String, Shape> shapes = new LinkedHashMap<>();
-    for (WeightSpec s : WeightSpec.layout(model.config())) {
-      shapes.put(s.name(), s.shape());
-    }
-    return shapes;
+  /** Keeps the update programs of adapters and of full weights apart in the model's cache. */
+  private String trainedSuffix() {
+    return model.lora().enabled() ? "_lora" : "";
+  }
+
+  private List<String> trainableNames() {
+    return new ArrayList<>(model.trainableShapes().keySet());
   }
 
   private static DeviceBuffer replace(DeviceBuffer old, DeviceBuffer fresh) {

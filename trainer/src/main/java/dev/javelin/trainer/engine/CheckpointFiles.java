@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.PeftAdapter;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsWriter;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
@@ -27,6 +28,9 @@ import java.util.Map;
 final class CheckpointFiles {
   static final String OPTIMIZER = "optimizer.safetensors";
   static final String STATE = "trainer_state.json";
+
+  static final String LORA_ADAPTER = PeftAdapter.CHECKPOINT_DIR;
+
   private static final String FORMAT = "javelin-trainer-state/1";
   private static final int MAX_STATE_BYTES = 16 << 20;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,7 +43,12 @@ final class CheckpointFiles {
       PolicyOptimizer optimizer,
       String modelType,
       Map<String, String> extra) {
-    model.save(dir, modelType, StorageType.F32);
+    // model.safetensors is the policy as it runs (adapters merged), so the directory stays a
+    // whole HF model; the adapters alone go to lora_adapter/ in PEFT's format.
+    model.mergedCheckpoint().save(dir, modelType, StorageType.F32);
+    if (model.lora().enabled()) {
+      new PeftAdapter(model.lora(), model.adapterTensors()).save(dir.resolve(LORA_ADAPTER), null);
+    }
     SafetensorsWriter.write(
         dir.resolve(OPTIMIZER),
         optimizer.optimizerState(),
@@ -60,6 +69,27 @@ final class CheckpointFiles {
 
   static TrainerState load(Path dir, PolicyModel model, PolicyOptimizer optimizer) {
     TrainerState state = readState(dir.resolve(STATE));
+    if (model.lora().enabled()) {
+      // The base weights are frozen: the model already holds them; only the adapters resume.
+      Path ad = dir.resolve(LORA_ADAPTER);
+      if (!PeftAdapter.isIn(ad)) {
+        throw new IllegalArgumentException(
+            dir
+                + " has no "
+                + LORA_ADAPTER
+                + "/"
+                + PeftAdapter.CONFIG
+                + ": it was saved without LoRA (actor_rollout_ref.model.lora_rank=0)");
+      }
+      PeftAdapter adapter = PeftAdapter.load(ad, model.config());
+      if (!adapter.lora().equals(model.lora())) {
+        throw new IllegalArgumentException(
+            ad + " holds " + adapter.lora() + ", the run asks for " + model.lora());
+      }
+      model.attachAdapters(adapter.lora(), adapter.tensors());
+      optimizer.restore(readMoments(dir), state.optimizerSteps());
+      return state;
+    }
     Map<String, Tensor.F32> loaded = new LinkedHashMap<>();
     try (SafetensorsFile f = SafetensorsFile.open(dir.resolve("model.safetensors"))) {
       for (WeightSpec spec : WeightSpec.layout(model.config())) {
@@ -71,15 +101,19 @@ final class CheckpointFiles {
         loaded.put(name, f.readF32(name));
       }
     }
+    model.loadWeights(loaded);
+    optimizer.restore(readMoments(dir), state.optimizerSteps());
+    return state;
+  }
+
+  private static Map<String, Tensor> readMoments(Path dir) {
     Map<String, Tensor> moments = new LinkedHashMap<>();
     try (SafetensorsFile f = SafetensorsFile.open(dir.resolve(OPTIMIZER))) {
       for (String name : f.tensors().keySet()) {
         moments.put(name, f.read(name));
       }
     }
-    model.loadWeights(loaded);
-    optimizer.restore(moments, state.optimizerSteps());
-    return state;
+    return moments;
   }
 
   /**

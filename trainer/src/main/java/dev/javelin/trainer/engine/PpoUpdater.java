@@ -6,6 +6,8 @@ import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.LoraAdapters;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.runtime.PolicyOptimizer.Cotangents;
@@ -68,10 +70,41 @@ public final class PpoUpdater implements Trainer {
 
   private PpoUpdater(
       Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat, boolean own) {
+    this(device, initial, config, remat, LoraConfig.NONE, 0, own);
+  }
+
+  /**
+   * As {@link #PpoUpdater(Device, ModelCheckpoint, TrainerConfig, Remat)} with LoRA adapters on the
+   * policy when {@code lora} has a rank: fresh ones drawn from {@code loraSeed}, the only tensors
+   * that train; {@code initial} stays frozen and, adapters off, is the reference policy.
+   */
+  public PpoUpdater(
+      Device device,
+      ModelCheckpoint initial,
+      TrainerConfig config,
+      Remat remat,
+      LoraConfig lora,
+      long loraSeed) {
+    this(device, initial, config, remat, lora, loraSeed, false);
+  }
+
+  private PpoUpdater(
+      Device device,
+      ModelCheckpoint initial,
+      TrainerConfig config,
+      Remat remat,
+      LoraConfig lora,
+      long loraSeed,
+      boolean own) {
     this.ownedDevice = own ? device : null;
     this.config = config;
     this.policy = PolicyModel.of(device, initial);
-    this.reference = config.useReference() ? PolicyModel.of(device, initial) : null;
+    if (lora.enabled()) {
+      policy.attachAdapters(lora, LoraAdapters.init(lora, initial.config(), loraSeed));
+    }
+    // Under LoRA the reference is the policy's own base weights: no second copy.
+    this.reference =
+        config.useReference() && !lora.enabled() ? PolicyModel.of(device, initial) : null;
     this.optimizer = new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat);
   }
 
@@ -81,13 +114,16 @@ public final class PpoUpdater implements Trainer {
 
   @Override
   public float[][] logProbs(List<TrainSample> samples, PolicyRole role) {
-    PolicyModel model = role == PolicyRole.ACTOR ? policy : requireReference();
+    boolean base = role == PolicyRole.REFERENCE && policy.lora().enabled();
+    PolicyModel model = role == PolicyRole.ACTOR || base ? policy : requireReference();
     float[][] out = new float[samples.size()][];
     int chunk = config.logProbMicroBatchSize();
     for (int from = 0; from < samples.size(); from += chunk) {
       List<TrainSample> part = samples.subList(from, Math.min(samples.size(), from + chunk));
       PackedBatch packed = pack(part, TrainSample::promptIds, TrainSample::responseIds);
-      TokenLogProbs lp = model.logProbs(packed.tokens(), (float) config.temperature());
+      float temp = (float) config.temperature();
+      TokenLogProbs lp =
+          base ? model.baseLogProbs(packed.tokens(), temp) : model.logProbs(packed.tokens(), temp);
       for (int i = 0; i < part.size(); i++) {
         out[from + i] = packed.responseValues(lp.logp(), i);
       }
@@ -245,7 +281,8 @@ public final class PpoUpdater implements Trainer {
   @Override
   public WeightSnapshot snapshot(long version, WireType type) {
     WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
-    for (Map.Entry<String, Tensor.F32> e : policy.checkpoint().ordered().entrySet()) {
+    // Samplers run plain weights: under LoRA the adapters are folded in before each push.
+    for (Map.Entry<String, Tensor.F32> e : policy.mergedCheckpoint().ordered().entrySet()) {
       b.add(e.getKey(), e.getValue().shape().dims(), e.getValue().data());
     }
     return b.build();
@@ -256,9 +293,14 @@ public final class PpoUpdater implements Trainer {
     return optimizer.stepCount();
   }
 
-  /** The policy's current weights on the host (HF names). */
+  /** The policy's current weights on the host (HF names), any adapters merged in. */
   public ModelCheckpoint policyCheckpoint() {
-    return policy.checkpoint();
+    return policy.mergedCheckpoint();
+  }
+
+  /** The policy's LoRA adapters on the host (empty for full fine-tuning). */
+  public Map<String, Tensor.F32> adapterTensors() {
+    return policy.adapterTensors();
   }
 
   /** AdamW moments on the host, by program name ({@code m.<weight>}, {@code v.<weight>}). */

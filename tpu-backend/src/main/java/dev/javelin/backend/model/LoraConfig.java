@@ -1,0 +1,103 @@
+package dev.javelin.backend.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Low-rank adapters on chosen linear layers of the decoder: {@code y = W x + (alpha / r) · B (A x)}
+ * with A (r, in) and B (out, r), the base W frozen. Rank 0 is full fine-tuning (no adapters).
+ *
+ * @param rank r
+ * @param alpha the scale numerator ({@code lora_alpha})
+ * @param targets module names out of {@link #MODULES} that carry an adapter
+ */
+public record LoraConfig(int rank, double alpha, Set<String> targets) {
+
+  /** Full fine-tuning: no adapters. */
+  public static final LoraConfig NONE = new LoraConfig(0, 0, Set.of());
+
+  /** The adaptable linear layers of a block, in layout order, as PEFT names them. */
+  public static final List<String> MODULES =
+      List.of("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj");
+
+  public LoraConfig {
+    if (rank < 0) {
+      throw new IllegalArgumentException("LoRA rank must be >= 0, got " + rank);
+    }
+    targets = Set.copyOf(targets);
+    for (String t : targets) {
+      if (!MODULES.contains(t)) {
+        throw new IllegalArgumentException("LoRA target '" + t + "' is not one of " + MODULES);
+      }
+    }
+    if (rank > 0 && targets.isEmpty()) {
+      throw new IllegalArgumentException("LoRA rank " + rank + " needs at least one target module");
+    }
+  }
+
+  /** Whether any adapter exists (rank > 0). */
+  public boolean enabled() {
+    return rank > 0;
+  }
+
+  /** alpha / r, the factor on the adapter's output. */
+  public double scale() {
+    return alpha / rank;
+  }
+
+  /** The module's path inside a block: {@code self_attn.q_proj}, {@code mlp.down_proj}. */
+  public static String modulePath(String module) {
+    // The first four of MODULES are attention projections, the rest the MLP's.
+    return (MODULES.indexOf(module) < 4 ? "self_attn." : "mlp.") + module;
+  }
+
+  /**
+   * One adapter: the layer and module it sits on, the base weight it adapts and the shapes of A (r,
+   * in) and B (out, r). Tensor names follow PEFT without its {@code base_model.model.} prefix:
+   * {@code model.layers.{i}.self_attn.q_proj.lora_A.weight}.
+   */
+  public record Adapter(int layer, String module, String base, int in, int out, int rank) {
+    public String a() {
+      return prefix() + ".lora_A.weight";
+    }
+
+    public String b() {
+      return prefix() + ".lora_B.weight";
+    }
+
+    private String prefix() {
+      return WeightSpec.layer(layer, modulePath(module));
+    }
+  }
+
+  /** Every adapter of {@code c}, layer by layer in {@link #MODULES} order; empty when disabled. */
+  public List<Adapter> adapters(ModelConfig c) {
+    List<Adapter> out = new ArrayList<>();
+    if (!enabled()) {
+      return out;
+    }
+    int d = c.hidden();
+    int q = c.heads() * c.headDim();
+    int kv = c.kvHeads() * c.headDim();
+    int f = c.intermediate();
+    for (int i = 0; i < c.layers(); i++) {
+      for (String m : MODULES) {
+        if (!targets.contains(m)) {
+          continue;
+        }
+        int[] io =
+            switch (m) {
+              case "q_proj" -> new int[] {d, q};
+              case "k_proj", "v_proj" -> new int[] {d, kv};
+              case "o_proj" -> new int[] {q, d};
+              case "gate_proj", "up_proj" -> new int[] {d, f};
+              default -> new int[] {f, d}; // down_proj
+            };
+        String base = WeightSpec.layer(i, modulePath(m) + ".weight");
+        out.add(new Adapter(i, m, base, io[0], io[1], rank));
+      }
+    }
+    return out;
+  }
+}
