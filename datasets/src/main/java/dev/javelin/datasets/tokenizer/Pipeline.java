@@ -55,21 +55,20 @@ record Pipeline(
     List<JsonNode> steps = steps(pre);
     boolean byteLevel =
         steps.stream().anyMatch(step -> "ByteLevel".equals(step.path("type").asText()));
+    // the pre-tokenizer first: it decides which decoders fit
+    Optional<Metaspace> metaspace = byteLevel ? Optional.empty() : metaspace(pre, steps);
+    Splitter splitter =
+        byteLevel ? splitter(pre) : metaspace.<Splitter>map(m -> m).orElse(WHOLE_RUN);
     TokenDecoder decoder = TokenDecoder.parse(section(root, "decoder"), byteLevel);
-    if (byteLevel) {
-      return new Pipeline(
-          normalizers,
-          Optional.empty(),
-          splitter(pre),
-          byteLevelPrefixSpace(pre),
-          true,
-          prefix,
-          suffix,
-          decoder);
-    }
-    Optional<Metaspace> metaspace = metaspace(pre, steps);
-    Splitter splitter = metaspace.<Splitter>map(m -> m).orElse(WHOLE_RUN);
-    return new Pipeline(normalizers, metaspace, splitter, false, false, prefix, suffix, decoder);
+    return new Pipeline(
+        normalizers,
+        metaspace,
+        splitter,
+        byteLevel && byteLevelPrefixSpace(pre),
+        byteLevel,
+        prefix,
+        suffix,
+        decoder);
   }
 
   /** A SentencePiece-style pre-tokenizer: none, or one Metaspace (alone or in a Sequence). */
