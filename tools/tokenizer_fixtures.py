@@ -7,7 +7,8 @@ datasets, and writes under datasets/src/test/resources/tokenizer/:
   <name>-ids.jsonl.gz   one line per (dataset row, field): SHA-256 of the Hugging Face `tokenizers` ids
                         (decimal ids joined by ","), the id count, and the full ids for the first rows
   <name>-cases.json     hand-picked strings (unicode, whitespace, contractions, special tokens, numbers) with
-                        full ids and decoded text, plus decode-only id lists (invalid UTF-8 → U+FFFD)
+                        full ids and decoded text, plus decode-only id lists (invalid UTF-8 → U+FFFD);
+                        SentencePiece-style files also carry the ids with the post-processor's BOS
   chat-templates.json   conversations rendered by transformers' apply_chat_template, generation prompt on/off
 
 Usage:

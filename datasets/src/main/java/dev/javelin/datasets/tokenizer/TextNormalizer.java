@@ -65,6 +65,10 @@ sealed interface TextNormalizer {
       case "Replace" -> out.add(replace(node, path));
       case "Sequence" -> {
         JsonNode steps = node.path("normalizers");
+        if (!steps.isArray()) {
+          throw new IllegalArgumentException(
+              "tokenizer.json: " + path + ".normalizers must be an array");
+        }
         for (int i = 0; i < steps.size(); i++) {
           parse(steps.get(i), path + ".normalizers[" + i + "]", out);
         }

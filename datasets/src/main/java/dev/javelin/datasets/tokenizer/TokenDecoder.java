@@ -81,6 +81,10 @@ sealed interface TokenDecoder {
       }
       case "Sequence" -> {
         JsonNode steps = node.path("decoders");
+        if (!steps.isArray()) {
+          throw new IllegalArgumentException(
+              "tokenizer.json: " + path + ".decoders must be an array");
+        }
         int byteLevel = 0;
         for (int i = 0; i < steps.size(); i++) {
           byteLevel += parseSteps(steps.get(i), path + ".decoders[" + i + "]", out);
