@@ -41,10 +41,11 @@ TOKENIZERS = {"qwen3": NPM / "tokenizer-qwen3" / "models", "llama3": NPM / "toke
               "qwen2_5": NPM / "tokenizer-qwen2_5" / "models", "gpt2": NPM / "tokenizer-gpt2" / "models",
               "smollm2": SMOLLM2, "smollm2-gguf": SMOLLM2,
               "llama2": NPM / "tokenizer-llama2" / "models", "gemma": NPM / "tokenizer-gemma" / "models",
+              "gemma3": NPM / "tokenizer-gemma3" / "models",
               "llama2-metaspace": NPM / "tokenizer-llama2" / "models",
               "llama2-metaspace-split": NPM / "tokenizer-llama2" / "models"}
 # SentencePiece-style files: no byte-level alphabet, bytes outside the vocab as <0xNN> tokens.
-SENTENCEPIECE = {"llama2", "gemma", "llama2-metaspace", "llama2-metaspace-split"}
+SENTENCEPIECE = {"llama2", "gemma", "gemma3", "llama2-metaspace", "llama2-metaspace-split"}
 # Llama 2's model under the Metaspace pre-tokenizer layouts (Mistral v0.3, legacy=False Llama), as
 # sections swapped into its tokenizer.json; BpeParityTest builds the same variants.
 METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first", "split": False}

@@ -56,9 +56,26 @@ record Pipeline(
     boolean byteLevel =
         steps.stream().anyMatch(step -> "ByteLevel".equals(step.path("type").asText()));
     // the pre-tokenizer first: it decides which decoders fit
-    Optional<Metaspace> metaspace = byteLevel ? Optional.empty() : metaspace(pre, steps);
-    Splitter splitter =
-        byteLevel ? splitter(pre) : metaspace.<Splitter>map(m -> m).orElse(WHOLE_RUN);
+    Optional<Metaspace> metaspace = Optional.empty();
+    Splitter splitter = WHOLE_RUN;
+    JsonNode step = byteLevel ? null : sentencePieceStep(steps);
+    if (byteLevel) {
+      splitter = splitter(pre);
+    } else if (step != null) {
+      String path =
+          "Sequence".equals(pre.path("type").asText())
+              ? "pre_tokenizer.pretokenizers[0]"
+              : "pre_tokenizer";
+      String type = step.path("type").asText();
+      switch (type) {
+        case "Metaspace" -> {
+          metaspace = Optional.of(Metaspace.parse(step, path));
+          splitter = metaspace.get();
+        }
+        case "Split" -> splitter = LiteralSplit.parse(step, path);
+        default -> throw unsupported(path, type);
+      }
+    }
     TokenDecoder decoder = TokenDecoder.parse(section(root, "decoder"), byteLevel);
     return new Pipeline(
         normalizers,
@@ -71,23 +88,19 @@ record Pipeline(
         decoder);
   }
 
-  /** A SentencePiece-style pre-tokenizer: none, or one Metaspace (alone or in a Sequence). */
-  private static Optional<Metaspace> metaspace(JsonNode pre, List<JsonNode> steps) {
+  /**
+   * The one step of a SentencePiece-style pre-tokenizer (alone or in a Sequence), or null when
+   * there is none.
+   */
+  private static JsonNode sentencePieceStep(List<JsonNode> steps) {
     if (steps.isEmpty()) {
-      return Optional.empty();
-    }
-    String path =
-        "Sequence".equals(pre.path("type").asText())
-            ? "pre_tokenizer.pretokenizers[0]"
-            : "pre_tokenizer";
-    String type = steps.get(0).path("type").asText();
-    if (!"Metaspace".equals(type)) {
-      throw unsupported(path, type);
+      return null;
     }
     require(
         steps.size() == 1,
-        "pre_tokenizer.pretokenizers: only one Metaspace is supported without ByteLevel");
-    return Optional.of(Metaspace.parse(steps.get(0), path));
+        "pre_tokenizer.pretokenizers: only one step (Metaspace or Split) is supported without"
+            + " ByteLevel");
+    return steps.get(0);
   }
 
   /**

@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Token ids identical to Hugging Face {@code tokenizers} on every GSM8K test question and answer
  * and every MATH-500 problem and solution, plus hand-picked edge cases (fixtures from
- * tools/tokenizer_fixtures.py), for byte-level and SentencePiece-style files (Llama 2, Gemma, and
- * Llama 2 under the Metaspace pre-tokenizer layouts).
+ * tools/tokenizer_fixtures.py), for byte-level and SentencePiece-style files (Llama 2, Gemma, Gemma
+ * 3, and Llama 2 under the Metaspace pre-tokenizer layouts).
  */
 class BpeParityTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +42,7 @@ class BpeParityTest {
         "smollm2-gguf",
         "llama2",
         "gemma",
+        "gemma3",
         "llama2-metaspace",
         "llama2-metaspace-split"
       })
@@ -112,6 +113,7 @@ class BpeParityTest {
         "smollm2-gguf",
         "llama2",
         "gemma",
+        "gemma3",
         "llama2-metaspace",
         "llama2-metaspace-split"
       })

@@ -92,6 +92,16 @@ class SentencePieceFileTest {
   }
 
   @Test
+  void literalSplitEndsEachPieceWithTheDelimiter() {
+    LiteralSplit split = new LiteralSplit("\u2581");
+    String s = "a\u2581\u2581bc\u2581";
+    assertEquals(2, split.end(s, 0));
+    assertEquals(3, split.end(s, 2));
+    assertEquals(6, split.end(s, 3));
+    assertEquals(1, split.end("x", 0));
+  }
+
+  @Test
   void untrustedIdsOutsideTheVocabularyAreSkippedNotIndexed() throws IOException {
     BpeTokenizer t = load(tinyTokenizer());
     assertEquals(263, t.vocabSize());
@@ -116,6 +126,14 @@ class SentencePieceFileTest {
                 .put("replacement", "\u2581")
                 .put("prepend_scheme", "sometimes"),
         "pre_tokenizer.prepend_scheme 'sometimes'");
+    assertRejected(
+        r ->
+            r.putObject("pre_tokenizer")
+                .put("type", "Split")
+                .put("behavior", "Isolated")
+                .putObject("pattern")
+                .put("String", " "),
+        "pre_tokenizer.behavior 'Isolated'");
     assertRejected(
         r -> ((ArrayNode) r.path("decoder").path("decoders")).addObject().put("type", "CTC"),
         "decoder.decoders[4].type 'CTC'");
