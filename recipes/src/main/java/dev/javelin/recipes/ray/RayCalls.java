@@ -63,9 +63,10 @@ final class RayCalls {
   }
 
   /**
-   * Drops results the driver has consumed. Ray's local-mode object store (2.9.3 to 2.39.0) keeps
-   * every task result and put until it is freed explicitly (it ignores reference counts), which
-   * leaked ~20 MB per GRPO step of weight snapshots and rollouts until the heap ran out.
+   * Drops results the driver has consumed. Ray 2.9.3's local-mode object store keeps every task
+   * result and put until it is freed explicitly (it ignores reference counts), which leaked ~20 MB
+   * per GRPO step of weight snapshots and rollouts until the heap ran out (2.39.0's local mode
+   * still keeps by-value arguments, see {@link #callWith}, so freeing stays).
    */
   static void free(List<? extends ObjectRef<?>> refs) {
     if (CAN_FREE) {
