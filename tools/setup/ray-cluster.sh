@@ -8,12 +8,20 @@
 # registry; logical CPUs, not cores), RAY_TEMP_DIR (/tmp/javelin-ray-$RAY_PORT; short, because Ray
 # puts unix sockets under it). The client server and dashboard agent listen on RAY_PORT+1000 and
 # RAY_DASHBOARD_PORT+1000 instead of fixed defaults, so heads on other ports do not collide.
+# RAY_VERSION (optional, e.g. 2.60.0): use .venv-ray-$RAY_VERSION holding ray[default]==$RAY_VERSION
+# instead of .venv-ray with tools/requirements/ray.txt, to run a head of another Ray version.
 # Every head is told apart by its temp dir, so several heads (one per port) can run on one machine
 # and `stop` never touches another's processes: no bare `ray stop`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-venv="$root/.venv-ray"
 req="$root/tools/requirements/ray.txt"
+if [ -n "${RAY_VERSION:-}" ]; then
+  venv="$root/.venv-ray-$RAY_VERSION"
+  pip_args=("ray[default]==$RAY_VERSION")
+else
+  venv="$root/.venv-ray"
+  pip_args=(-r "$req")
+fi
 port="${RAY_PORT:-6379}"
 dash="${RAY_DASHBOARD_PORT:-8265}"
 cpus="${RAY_NUM_CPUS:-8}"
@@ -29,10 +37,10 @@ install() {
     "$venv/bin/python" -m pip install -q --upgrade pip
   fi
   local stamp="$venv/.stamp-ray" hash
-  hash="$(sha256sum "$req" | cut -c1-16)"
+  hash="$({ printf '%s\n' "${pip_args[@]}"; cat "$req"; } | sha256sum | cut -c1-16)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
-    say "installing $(grep -v '^#' "$req" | xargs) into $venv"
-    "$venv/bin/python" -m pip install -q -r "$req"
+    say "installing ${pip_args[*]} into $venv"
+    "$venv/bin/python" -m pip install -q "${pip_args[@]}"
     echo "$hash" > "$stamp"
   fi
   local jar

@@ -6,12 +6,12 @@ import dev.javelin.recipes.ray.JvmOpens;
  * {@code bin/javelin-job.sh}, the entrypoint shipped in a job's working dir. It rebuilds the class
  * path on the node where the job runs: the job's {@code java_jars} packages (Ray unpacks them under
  * the node's {@code runtime_resources/java_jars_files/}, next to {@code working_dir_files/} that
- * holds this script) behind the cluster's own {@code ray_dist.jar}, which it finds from the raylet
- * binary of the node ({@code $RAY_RAYLET_PID}, set by Ray) unless {@code JAVELIN_RAY_JAR} names it.
- * It runs in the submitter's directory ({@code JAVELIN_JOB_CWD}) when the node has it (one machine,
- * or a shared file system), so that relative paths in a recipe, such as the warm-up checkpoint
- * {@code checkpoints/javelin/arith-sft/model}, are the ones {@code ./javelin run} would use;
- * otherwise in the job's working dir.
+ * holds this script) behind the cluster's own {@code ray_dist.jar}, which it finds in the ray
+ * package of the job supervisor (the Ray worker process it descends from) unless {@code
+ * JAVELIN_RAY_JAR} names it. It runs in the submitter's directory ({@code JAVELIN_JOB_CWD}) when
+ * the node has it (one machine, or a shared file system), so that relative paths in a recipe, such
+ * as the warm-up checkpoint {@code checkpoints/javelin/arith-sft/model}, are the ones {@code
+ * ./javelin run} would use; otherwise in the job's working dir.
  */
 final class LauncherScript {
   /** Path of the script inside the working-dir package. */
@@ -24,7 +24,7 @@ final class LauncherScript {
       #   sh bin/javelin-job.sh run <recipe> [key=value ...]
       # Env: JAVELIN_JOB_JARS (the java_jars package folders, set in the job's runtime env),
       # JAVELIN_JOB_CWD (the submitter's directory), JAVELIN_RAY_JAR (default: the ray_dist.jar of
-      # the raylet running this job), JAVELIN_HEAP (4g).
+      # the Ray that runs this job), JAVELIN_HEAP (4g).
       set -eu
       here=$(cd "$(dirname "$0")/.." && pwd)
       resources=$(cd "$here/../.." && pwd)
@@ -38,10 +38,19 @@ final class LauncherScript {
         cp="$cp:$dir/*"
       done
       jar="${JAVELIN_RAY_JAR:-}"
-      if [ -z "$jar" ] && [ -n "${RAY_RAYLET_PID:-}" ]; then
-        raylet=$(readlink -f "/proc/$RAY_RAYLET_PID/exe" || true)
-        jar="${raylet%/core/src/ray/raylet/raylet}/jars/ray_dist.jar"
-      fi
+      # The job supervisor above this script is a Ray Python worker (.../ray/_private/workers/
+      # default_worker.py): its ray package holds the cluster's jar. (RAY_RAYLET_PID, used before,
+      # is no longer passed to job entrypoints from Ray 2.60 on.)
+      p=$PPID
+      while [ -z "$jar" ] && [ "${p:-1}" -gt 1 ]; do
+        for arg in $(tr '\\0' ' ' < "/proc/$p/cmdline" 2>/dev/null || true); do
+          case "$arg" in
+            */ray/_private/workers/default_worker.py)
+              jar="${arg%/_private/workers/default_worker.py}/jars/ray_dist.jar" ;;
+          esac
+        done
+        p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 1)
+      done
       if [ ! -f "$jar" ]; then
         echo "javelin-job: cannot find Ray's ray_dist.jar (tried '$jar'): set JAVELIN_RAY_JAR" >&2
         exit 1

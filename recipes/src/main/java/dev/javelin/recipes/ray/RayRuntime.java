@@ -85,8 +85,9 @@ public final class RayRuntime {
               + address
               + " ("
               + named
-              + "): is the head up (tools/setup/ray-cluster.sh status) and is the Python package's"
-              + " ray_dist.jar first on the class path (./javelin adds it)? "
+              + "): is the head up (tools/setup/ray-cluster.sh status) and is the ray_dist.jar of"
+              + " the head's own Ray version first on the class path (./javelin adds .venv-ray's,"
+              + " or RAY_DIST_JAR)? "
               + e,
           e);
     }

@@ -76,10 +76,10 @@ public final class RaySamplerPool implements SamplerPool {
    * Starts samplers that wait for their first weights, in bundles {@code 1..count} of {@code
    * placement}.
    *
-   * <p>In Ray 2.9's local mode calls run one at a time: it keeps the executing actor in one shared
-   * slot, so concurrent calls to different actors can run on the wrong instance (seen as
-   * ConcurrentModificationException and "object is not an instance of declaring class"). Each CPU
-   * sampler already uses every core, so little is lost. On a cluster they run concurrently.
+   * <p>In Ray's local mode (2.9.3 to 2.39.0) calls run one at a time: it keeps the executing actor
+   * in one shared slot, so concurrent calls to different actors can run on the wrong instance (seen
+   * as ConcurrentModificationException and "object is not an instance of declaring class"). Each
+   * CPU sampler already uses every core, so little is lost. On a cluster they run concurrently.
    */
   static RaySamplerPool start(Spec spec, Placement placement) {
     boolean serial = RayRuntime.localMode();

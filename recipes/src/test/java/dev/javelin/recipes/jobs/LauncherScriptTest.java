@@ -20,6 +20,12 @@ class LauncherScriptTest {
 
   private Result launch(Map<String, String> env, String... args)
       throws IOException, InterruptedException {
+    return launchUnder(List.of(), env, args);
+  }
+
+  /** Runs the launcher as a child of {@code parent} (a command that runs its arguments). */
+  private Result launchUnder(List<String> parent, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     Path res = tmp.resolve("session/runtime_resources");
     Path wd = Files.createDirectories(res.resolve("working_dir_files/_ray_pkg_wd/bin"));
     Files.writeString(wd.resolve("javelin-job.sh"), LauncherScript.TEXT);
@@ -32,7 +38,8 @@ class LauncherScriptTest {
         Files.writeString(
             bin.resolve("java"), "#!/bin/sh\necho \"java $*\"\necho \"cwd $(pwd)\"\n");
     assertTrue(java.toFile().setExecutable(true));
-    List<String> cmd = new java.util.ArrayList<>(List.of("sh", "bin/javelin-job.sh"));
+    List<String> cmd = new java.util.ArrayList<>(parent);
+    cmd.addAll(List.of("sh", "bin/javelin-job.sh"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(wd.getParent().toFile());
     pb.redirectErrorStream(true);
@@ -128,5 +135,20 @@ class LauncherScriptTest {
     Result noRay = launch(Map.of("JAVELIN_JOB_JARS", "_ray_pkg_aa"), "run");
     assertEquals(1, noRay.code());
     assertTrue(noRay.output().contains("cannot find Ray's ray_dist.jar"), noRay.output());
+  }
+
+  @Test
+  void takesTheJarOfTheRayPackageWhoseWorkerStartedTheJob() throws Exception {
+    // Ray's job supervisor is a Python worker running <ray package>/_private/workers/
+    // default_worker.py; a stand-in shell script at that path stays the launcher's parent.
+    Path workers = Files.createDirectories(tmp.resolve("site/ray/_private/workers"));
+    Path worker = Files.writeString(workers.resolve("default_worker.py"), "\"$@\"\nexit $?\n");
+    Path rayJar = Files.createDirectories(tmp.resolve("site/ray/jars")).resolve("ray_dist.jar");
+    Files.writeString(rayJar, "r");
+    Result r =
+        launchUnder(
+            List.of("sh", worker.toString()), Map.of("JAVELIN_JOB_JARS", "_ray_pkg_aa"), "run");
+    assertEquals(0, r.code(), r.output());
+    assertTrue(r.output().contains("-cp " + rayJar + ":"), r.output());
   }
 }

@@ -21,8 +21,8 @@ import java.util.TreeMap;
 
 /**
  * What the cluster ITs share: the head node the tests pom started ({@code javelin.ray.address},
- * {@code javelin.ray.dashboard}), recipe overrides for short runs, metrics reading and the
- * dashboard's state API (actor PIDs).
+ * {@code javelin.ray.dashboard}, {@code javelin.ray.venv}), recipe overrides for short runs,
+ * metrics reading and the dashboard's state API (actor PIDs).
  */
 final class ClusterRuns {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,6 +37,11 @@ final class ClusterRuns {
   /** The head's dashboard URL. */
   static String dashboard() {
     return required("javelin.ray.dashboard");
+  }
+
+  /** The Python Ray environment of the head (its {@code bin/ray} and {@code ray_dist.jar}). */
+  static Path rayVenv() {
+    return Path.of(required("javelin.ray.venv"));
   }
 
   private static String required(String key) {

@@ -160,6 +160,8 @@ class DriverKillClusterIT {
     ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
     pb.environment()
         .put("JAVELIN_CLASSPATH", String.join(File.pathSeparator, CodeSearchPath.of(cp)));
+    // The driver must run the head's own Ray jar: another version's fails in Ray.init.
+    pb.environment().put("RAY_DIST_JAR", ClusterRuns.rayVenv().resolve("ray_dist.jar").toString());
     pb.environment().put("JAVELIN_HEAP", "2g");
     pb.environment().put("JAVELIN_WORKER_HEAP", "1g");
     pb.environment().remove("RAY_ADDRESS");

@@ -96,7 +96,7 @@ class JobSubmitClusterIT {
     assertEquals(0, printed.code(), printed.all());
     String command = printed.out().strip();
     assertTrue(command.startsWith("ray job submit --address "), command);
-    Path ray = Path.of(System.getProperty("javelin.root"), ".venv-ray", "bin", "ray");
+    Path ray = ClusterRuns.rayVenv().resolve("bin/ray");
     assertTrue(Files.isExecutable(ray), "no " + ray + " (tools/setup/ray-cluster.sh install)");
     Process p =
         new ProcessBuilder("sh", "-c", ray + command.substring("ray".length()))
