@@ -20,6 +20,10 @@ public final class MetricNames {
   public static final String SCORE_MEAN = SCORE + "/mean";
   public static final String THROUGHPUT = "perf/throughput";
   public static final String STEP_SECONDS = "timing_s/step";
+
+  /** Bytes of the weight snapshot a step publishes to the samplers (merged weights under LoRA). */
+  public static final String WEIGHT_SYNC_BYTES = "perf/weight_sync_bytes";
+
   public static final String SFT_LOSS = "sft/loss";
 
   private MetricNames() {}

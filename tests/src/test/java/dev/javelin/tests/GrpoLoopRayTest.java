@@ -53,6 +53,7 @@ class GrpoLoopRayTest {
             "timing_s/update_weights",
             "timing_s/step",
             "perf/throughput",
+            "perf/weight_sync_bytes",
             "actor/pg_loss",
             "response_length/mean",
             // LeadingDigitReward reports no acc: its held-out value is named as a reward.

@@ -14,6 +14,7 @@ import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.sampler.SamplingParams;
 import dev.javelin.trainer.Trainer;
+import dev.javelin.weightsync.WeightSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -198,7 +199,7 @@ public final class GrpoDriver {
     if (console != null) {
       console.resumedAt(step);
     }
-    samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype()));
+    publish(step);
     Map<String, Double> val = Map.of();
     if (step == 0 && recipe.trainer().valBeforeTrain() && validator.enabled()) {
       val = validator.run(0);
@@ -274,10 +275,9 @@ public final class GrpoDriver {
     if (next != null) {
       busy += timer.time("wait_gen", next::await).seconds();
     }
-    timer.time(
-        "update_weights",
-        () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));
+    long synced = timer.time("update_weights", () -> publish(step));
     Map<String, Double> m = stepMetrics(step, gen, upd, timer, start);
+    m.put(MetricNames.WEIGHT_SYNC_BYTES, (double) synced);
     double seconds = m.get(MetricNames.STEP_SECONDS);
     m.putAll(
         OverlapMetrics.of(
@@ -322,12 +322,18 @@ public final class GrpoDriver {
                     this::prompts));
     PolicyUpdate.Result upd =
         update.run(step, c.gen().result(), prompts(c.batch()), timer, c.scored());
-    timer.time(
-        "update_weights",
-        () -> samplers.loadWeights(trainer.snapshot(step, recipe.rollout().weightDtype())));
+    long synced = timer.time("update_weights", () -> publish(step));
     Map<String, Double> m = stepMetrics(step, c.gen(), upd, timer, start);
+    m.put(MetricNames.WEIGHT_SYNC_BYTES, (double) synced);
     m.putAll(c.metrics());
     return new StepOutcome(c.batch(), m, null);
+  }
+
+  /** Publishes the trainer's weights of {@code step} to every sampler; returns their bytes. */
+  private long publish(int step) {
+    WeightSnapshot snapshot = trainer.snapshot(step, recipe.rollout().weightDtype());
+    samplers.loadWeights(snapshot);
+    return snapshot.byteSize();
   }
 
   private SamplingParams params() {
