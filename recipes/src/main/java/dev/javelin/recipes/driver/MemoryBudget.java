@@ -1,9 +1,11 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.TrainMemory;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import java.util.Locale;
 
@@ -15,7 +17,9 @@ import java.util.Locale;
  * <ul>
  *   <li>trainer: weights, AdamW m and v, the gradient sum and one micro-batch's gradients (20
  *       B/param), the published snapshot (+4), and a reference copy when {@code use_kl_loss} is on
- *       (+4);
+ *       (+4); with LoRA adapters the frozen base, the merged weights and their snapshot (12
+ *       B/param) and the adapters' weights, moments and gradients (20 B per adapter parameter), the
+ *       reference being the base;
  *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
  *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
  *   <li>weight sync in flight: four more copies of the snapshot in its wire type (Ray's stored and
@@ -39,7 +43,11 @@ public record MemoryBudget(
   public static MemoryBudget of(ModelConfig c, RecipeConfig recipe) {
     long p = c.parameterCount();
     boolean ref = recipe.actor().loss().useKlLoss();
-    long trainer = p * 4L * (6 + (ref ? 1 : 0));
+    LoraConfig lora = LoraKeys.from(recipe.settings());
+    long trainer =
+        lora.enabled()
+            ? p * 4L * 3 + adapterParameters(lora, c) * 4L * 5
+            : p * 4L * (6 + (ref ? 1 : 0));
     int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
     // a sampler opens as many cache rows as it has requests, up to max_num_seqs
     long samplers = samplers(c, recipe, recipe.data().trainBatchSize() * recipe.rollout().n());
@@ -66,6 +74,15 @@ public record MemoryBudget(
             ? of(c, recipe).trainer()
             : p * 4L + p * recipe.rollout().weightDtype().byteSize();
     return new MemoryBudget(publisher, samplers, weightSync(c, recipe), 0, 0);
+  }
+
+  /** A, B of every adapter: rank x (in + out) each. */
+  private static long adapterParameters(LoraConfig lora, ModelConfig c) {
+    long n = 0;
+    for (LoraConfig.Adapter a : lora.adapters(c)) {
+      n += (long) a.rank() * (a.in() + a.out());
+    }
+    return n;
   }
 
   /** The transient of one weight publish (see the class comment); measured on SmolLM2-135M. */

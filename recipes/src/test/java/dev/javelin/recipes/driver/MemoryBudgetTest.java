@@ -44,6 +44,22 @@ class MemoryBudgetTest {
   }
 
   @Test
+  void loraCountsTheFrozenBaseOnceAndOptimizerStateForTheAdaptersOnly() {
+    RecipeConfig r =
+        arith(
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16",
+            "actor_rollout_ref.model.lora_rank=16",
+            "actor_rollout_ref.model.target_modules=[q_proj,v_proj]");
+    long p = SMOLLM2.parameterCount();
+    // q_proj 576 -> 576, v_proj 576 -> 192 (3 KV heads x 64) in each of 30 layers
+    long adapters = 30L * 16 * ((576 + 576) + (576 + 192));
+    MemoryBudget lora = MemoryBudget.of(SMOLLM2, r);
+    assertEquals(12 * p + 20 * adapters, lora.trainer(), "base, merged, snapshot; adapter state");
+    long full = MemoryBudget.of(SMOLLM2, arith()).trainer(); // 24-28 B/param
+    assertTrue(lora.trainer() < 0.55 * full, lora.trainer() + " vs full " + full);
+  }
+
+  @Test
   void anEvalCountsNoTrainStepAndACacheRowPerValidationPrompt() {
     RecipeConfig r = Recipes.load("recipes/gsm8k-eval.yaml", List.of());
     MemoryBudget eval = MemoryBudget.forEval(SMOLLM2, r, 20);
