@@ -50,7 +50,13 @@ final class Filters {
       case "abs" ->
           v instanceof Long l ? (Object) Math.abs(l) : Math.abs(PyValues.toDouble(v, line));
       case "tojson" -> Json.write(v, indentOf(args, kwargs, line), line);
-      case "items" -> Methods.bind(v, "items").call(List.of(), Map.of(), line);
+      case "items" -> {
+        if (!(v instanceof Map)) { // found by ChatTemplateFuzzTest: `messages | items`
+          throw TemplateException.at(
+              line, "the items filter needs a mapping, got " + PyValues.typeName(v));
+        }
+        yield Methods.bind(v, "items").call(List.of(), Map.of(), line);
+      }
       default -> throw TemplateException.at(line, "unsupported Jinja filter '" + name + "'");
     };
   }

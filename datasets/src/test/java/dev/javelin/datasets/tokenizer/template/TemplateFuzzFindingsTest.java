@@ -44,6 +44,9 @@ class TemplateFuzzFindingsTest {
     assertTrue(failure(grows).contains("is longer than 16777216"));
     assertTrue(failure("{{ ('x' * 5000000).replace('x', 'xxxx') }}").contains("is longer than"));
     assertEquals("[0, 1, 2]", render("{{ range(3) | list }}"));
+    // `messages | items` cast a list to a Map
+    assertTrue(failure("{{ [1, 2] | items }}").contains("items filter needs a mapping, got list"));
+    assertTrue(failure("{{ 'ab' | items }}").contains("needs a mapping, got string"));
   }
 
   @Test
