@@ -38,6 +38,16 @@ public final class Fixtures {
   }
 
   /** The same with a KL loss against the reference policy. */
+  /**
+   * The exact-resume tests' trainer: the KL config with 2 epochs of mini-batches 8 and micro 4,
+   * logprob chunks of 8, grad clip 0.9, the given schedule and sampling seed.
+   */
+  public static TrainerConfig resumeConfig(LrSchedule schedule, long seed) {
+    TrainerConfig c = klConfig(8, 4);
+    return new TrainerConfig(
+        2, 8, 4, 8, 0.9, c.optimizer(), schedule, c.loss(), true, true, seed, "llama");
+  }
+
   public static TrainerConfig klConfig(int mini, int micro) {
     TrainerConfig c = config(mini, micro);
     return new TrainerConfig(

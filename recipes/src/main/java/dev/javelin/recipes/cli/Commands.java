@@ -37,8 +37,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /** The local commands, each a straight line: load recipe → data → workers → loop → summary. */
 public final class Commands {
@@ -86,35 +84,14 @@ public final class Commands {
         total,
         dir,
         0,
-        (parts, stop) -> {
-          GrpoDriver driver = new GrpoDriver(parts);
-          return logged(
-              recipe,
-              dir,
-              driver::addListener,
-              () -> {
-                try {
-                  return RunRegistryReporter.forRun(recipe).run(driver, stop);
-                } finally {
-                  writeReport(dir); // also for a failed run: its curves up to the failure
-                }
-              });
+        (parts, stop, toLoggers) -> {
+          GrpoDriver driver = new GrpoDriver(parts).addListener(toLoggers);
+          try {
+            return RunRegistryReporter.forRun(recipe).run(driver, stop);
+          } finally {
+            writeReport(dir); // also for a failed run: its curves up to the failure
+          }
         });
-  }
-
-  /**
-   * Runs {@code body} with the recipe's trainer.logger backends open and told every step through
-   * {@code listen}; they are finished as failed when {@code body} throws.
-   */
-  private RunSummary logged(
-      RecipeConfig recipe, Path dir, Consumer<StepListener> listen, Supplier<RunSummary> body) {
-    try (MetricsLoggers loggers =
-        MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
-      listen.accept((step, steps, m) -> loggers.log(step, m));
-      RunSummary summary = body.get();
-      loggers.finish(false);
-      return summary;
-    }
   }
 
   private static MetricsLoggers.Run loggerRun(
@@ -171,20 +148,21 @@ public final class Commands {
         total,
         dir,
         1,
-        (parts, stop) -> {
-          SftRunner sft = new SftRunner(parts);
-          return logged(recipe, dir, sft::addListener, () -> sft.run(stop));
-        });
-  }
-
-  /** A training loop over the pieces {@link #loop} opens for it. */
-  private interface Loop {
-    RunSummary run(RunParts parts, StopSignal stop);
+        (parts, stop, toLoggers) -> new SftRunner(parts).addListener(toLoggers).run(stop));
   }
 
   /**
-   * Opens scoring, workers and metrics.jsonl, runs {@code body} with a progress bar counting from
-   * {@code firstStep}, prints its summary.
+   * A training loop over the pieces {@link #loop} opens for it; {@code toLoggers} passes every
+   * logged step to the recipe's trainer.logger backends.
+   */
+  private interface Loop {
+    RunSummary run(RunParts parts, StopSignal stop, StepListener toLoggers);
+  }
+
+  /**
+   * Opens scoring, workers, metrics.jsonl and the trainer.logger backends, runs {@code body} with a
+   * progress bar counting from {@code firstStep}, prints its summary. The backends are finished as
+   * failed when {@code body} throws.
    */
   private RunSummary loop(
       RecipeConfig recipe, TaskData task, int total, Path dir, int firstStep, Loop body) {
@@ -205,7 +183,12 @@ public final class Commands {
               scoring,
               metrics,
               ConsoleProgress.stdout(firstStep));
-      RunSummary summary = body.run(parts, stop);
+      RunSummary summary;
+      try (MetricsLoggers loggers =
+          MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
+        summary = body.run(parts, stop, (step, steps, m) -> loggers.log(step, m));
+        loggers.finish(false);
+      }
       out.println(summary.render());
       return summary;
     } finally {

@@ -1,6 +1,5 @@
 package dev.javelin.recipes.driver;
 
-import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.gguf.GgufException;
@@ -8,11 +7,11 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
+import dev.javelin.trainer.engine.PpoUpdater;
 import dev.javelin.weightsync.WeightSnapshot;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -81,11 +80,7 @@ public final class ModelInit {
    * trainer would publish before its first step, without building one (eval).
    */
   public static WeightSnapshot initialSnapshot(RecipeConfig recipe) {
-    WeightSnapshot.Builder b = WeightSnapshot.builder(0, recipe.rollout().weightDtype());
-    for (Map.Entry<String, Tensor.F32> e : initial(recipe).ordered().entrySet()) {
-      b.add(e.getKey(), e.getValue().shape().dims(), e.getValue().data());
-    }
-    return b.build();
+    return PpoUpdater.snapshotOf(initial(recipe), 0, recipe.rollout().weightDtype());
   }
 
   /**

@@ -80,6 +80,17 @@ public record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded
     return in;
   }
 
+  /** (B, T, V) selection of positions inside each row (attention_mask). */
+  public boolean[] validTokens() {
+    Tensor mask = get("attention_mask");
+    int v = config().vocabSize();
+    boolean[] keep = new boolean[mask.shape().intSize() * v];
+    for (int i = 0; i < keep.length; i++) {
+      keep[i] = mask.getDouble(i / v) > 0.5;
+    }
+    return keep;
+  }
+
   public static Tensor.I32 positions(int b, int t) {
     int[] p = new int[b * t];
     for (int i = 0; i < p.length; i++) {

@@ -40,7 +40,7 @@ class HfParityTest {
     try (Device ref = Devices.open(device)) {
       Program p = ModelPrograms.forward(fx.config(), fx.batch(), fx.length(), fx.length());
       Tensor logits = HfFixture.run(ref, p, fx.inputs()).get(0);
-      RelError.assertClose(name + " logits", fx.get("logits"), logits, validTokens(fx), 1e-4);
+      RelError.assertClose(name + " logits", fx.get("logits"), logits, fx.validTokens(), 1e-4);
     }
   }
 
@@ -95,17 +95,6 @@ class HfParityTest {
 
   private static Tensor reshape1(Tensor scalar) {
     return new Tensor.F32(Shape.of(1), new float[] {(float) scalar.getDouble(0)});
-  }
-
-  /** (B, T, V) selection of positions inside each row. */
-  private static boolean[] validTokens(HfFixture fx) {
-    Tensor mask = fx.get("attention_mask");
-    int v = fx.config().vocabSize();
-    boolean[] keep = new boolean[mask.shape().intSize() * v];
-    for (int i = 0; i < keep.length; i++) {
-      keep[i] = mask.getDouble(i / v) > 0.5;
-    }
-    return keep;
   }
 
   /** (B, T-1) selection of predicted tokens inside each row. */

@@ -51,7 +51,7 @@ class PeftParityTest {
     Program p = g.build(ModelPrograms.forwardLogits(g, c, in));
     try (Device d = Devices.open(device)) {
       Tensor logits = HfFixture.run(d, p, inputs(fx, adapter)).get(0);
-      RelError.assertClose("logits", rec.get("logits"), logits, validTokens(fx), 1e-4);
+      RelError.assertClose("logits", rec.get("logits"), logits, fx.validTokens(), 1e-4);
       if (device.equals("cpu")) {
         // For tools/peft_fixtures.py --check: the adapter as Javelin writes it, and its logits.
         Path out = Path.of(System.getProperty("javelin.root"), "tpu-backend/target/peft-roundtrip");
@@ -123,16 +123,5 @@ class PeftParityTest {
     Map<String, Tensor> in = fx.inputs();
     in.putAll(adapter.tensors());
     return in;
-  }
-
-  /** (B, T, V) selection of positions inside each row. */
-  private static boolean[] validTokens(HfFixture fx) {
-    Tensor mask = fx.get("attention_mask");
-    int v = fx.config().vocabSize();
-    boolean[] keep = new boolean[mask.shape().intSize() * v];
-    for (int i = 0; i < keep.length; i++) {
-      keep[i] = mask.getDouble(i / v) > 0.5;
-    }
-    return keep;
   }
 }

@@ -280,9 +280,14 @@ public final class PpoUpdater implements Trainer {
 
   @Override
   public WeightSnapshot snapshot(long version, WireType type) {
-    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
     // Samplers run plain weights: under LoRA the adapters are folded in before each push.
-    for (Map.Entry<String, Tensor.F32> e : policy.mergedCheckpoint().ordered().entrySet()) {
+    return snapshotOf(policy.mergedCheckpoint(), version, type);
+  }
+
+  /** {@code weights} as the snapshot samplers load: HF names, layout order, in {@code type}. */
+  public static WeightSnapshot snapshotOf(ModelCheckpoint weights, long version, WireType type) {
+    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
+    for (Map.Entry<String, Tensor.F32> e : weights.ordered().entrySet()) {
       b.add(e.getKey(), e.getValue().shape().dims(), e.getValue().data());
     }
     return b.build();

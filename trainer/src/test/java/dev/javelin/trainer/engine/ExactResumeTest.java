@@ -33,20 +33,7 @@ class ExactResumeTest {
   @TempDir Path root;
 
   private static TrainerConfig config() {
-    TrainerConfig c = Fixtures.klConfig(8, 4);
-    return new TrainerConfig(
-        2,
-        8,
-        4,
-        8,
-        0.9,
-        c.optimizer(),
-        new LrSchedule.Cosine(2e-3, 3, 20, 0.1),
-        c.loss(),
-        true,
-        true,
-        1234L,
-        "llama");
+    return Fixtures.resumeConfig(new LrSchedule.Cosine(2e-3, 3, 20, 0.1), 1234L);
   }
 
   /** The driver's batch for step {@code step}: a pure function of the seed and the step. */

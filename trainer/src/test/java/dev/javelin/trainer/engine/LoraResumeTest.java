@@ -43,20 +43,7 @@ class LoraResumeTest {
   @TempDir Path root;
 
   private static TrainerConfig config() {
-    TrainerConfig c = Fixtures.klConfig(8, 4);
-    return new TrainerConfig(
-        2,
-        8,
-        4,
-        8,
-        0.9,
-        c.optimizer(),
-        new LrSchedule.Constant(2e-2),
-        c.loss(),
-        true,
-        true,
-        7L,
-        "llama");
+    return Fixtures.resumeConfig(new LrSchedule.Constant(2e-2), 7L);
   }
 
   private static PpoUpdater lora(Device d) {
