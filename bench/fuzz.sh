@@ -2,10 +2,10 @@
 # Fuzzes every parser of untrusted bytes (the *FuzzTest classes: safetensors, the sharded index, GGUF,
 # weight snapshots, the sampler and trainer wire codecs, checkpoint metadata, recipes + overrides,
 # JSONL rows, VeRL parquet, tokenizer files, chat templates, rewards on model output) for a longer
-# budget than the build's 20 s each, each target in its own JVM. Findings are written next to each
+# budget than the build's 12 s each, each target in its own JVM. Findings are written next to each
 # target's committed corpus (src/test/resources/<package>/<Class>Inputs/) and fail the run.
 # Usage: bench/fuzz.sh [duration per target, e.g. 10m]   (default 10m)
-# Jazzer 0.24 takes the duration from each target's @FuzzTest(maxDuration) (20 s) and ignores the
+# Jazzer 0.24 takes the duration from each target's @FuzzTest(maxDuration) (12 s) and ignores the
 # jazzer.max_duration property this passes on; raise maxDuration locally for a longer run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -18,7 +18,7 @@ class RewardFuzzTest {
   private static final RewardRegistry REGISTRY = RewardRegistry.load();
   private static final String PUZZLE = "{\"target\": 24, \"numbers\": [3, 4, 6, 1]}";
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void everyBuiltInRewardScoresAnyOutput(FuzzedDataProvider data) {
     String truth = data.consumeString(64);
     String response = data.consumeRemainingAsString();

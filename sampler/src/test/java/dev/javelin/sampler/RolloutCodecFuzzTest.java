@@ -8,7 +8,7 @@ import dev.javelin.weightsync.wire.MalformedWireException;
  * MalformedWireException}; never an index error or a header-sized allocation.
  */
 class RolloutCodecFuzzTest {
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyBytesDecodeOrFailTyped(byte[] bytes) {
     try {
       RolloutCodec.decodeRequests(bytes);

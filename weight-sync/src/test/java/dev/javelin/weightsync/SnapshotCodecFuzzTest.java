@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 
 /** Contract: any bytes decode to a snapshot or fail with {@link MalformedSnapshotException}. */
 class SnapshotCodecFuzzTest {
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyBytesDecodeOrFailTyped(byte[] bytes) {
     try {
       SnapshotCodec.decode(ByteBuffer.wrap(bytes));

@@ -24,7 +24,7 @@ class JsonlFuzzTest {
     QUIET.setLevel(Level.SEVERE);
   }
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyFileLoadsOrFailsTyped(byte[] bytes) throws IOException {
     Path file = Files.createTempFile("fuzz", ".jsonl");
     try {

@@ -27,7 +27,7 @@ class ParquetFuzzTest {
     QUIET.setLevel(Level.SEVERE);
   }
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   @Timeout(10)
   void anyFileLoadsOrFailsTyped(byte[] bytes) throws IOException {
     Path file = Files.createTempFile("fuzz", ".parquet");

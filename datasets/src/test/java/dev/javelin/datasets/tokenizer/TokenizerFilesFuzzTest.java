@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 class TokenizerFilesFuzzTest {
   private static final String TEXT = "Hello world 123 <|end|> ünïcödé\n\tx";
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   @Timeout(5)
   void anyFilesLoadOrFailTyped(byte[] bytes) throws IOException {
     int nul = indexOfNul(bytes);

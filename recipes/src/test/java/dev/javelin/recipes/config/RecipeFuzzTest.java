@@ -10,7 +10,7 @@ import java.util.List;
  * ConfigException} (the line a user sees, exit 2); never another exception.
  */
 class RecipeFuzzTest {
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyYamlAndOverridesLoadOrFailTyped(FuzzedDataProvider data) {
     List<String> overrides = new ArrayList<>();
     int n = data.consumeInt(0, 3);

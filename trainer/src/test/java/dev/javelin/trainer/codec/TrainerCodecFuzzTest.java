@@ -17,7 +17,7 @@ class TrainerCodecFuzzTest {
           TrainerCodec::decodeMetrics,
           TrainerCodec::decodeState);
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyBytesDecodeOrFailTyped(byte[] bytes) {
     for (Consumer<byte[]> decode : DECODERS) {
       try {

@@ -27,7 +27,7 @@ class CheckpointMetadataFuzzTest {
     }
   }
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyMetadataReadsOrFailsTyped(byte[] bytes) throws IOException {
     try {
       CheckpointManifest.parse(bytes, "fuzz");

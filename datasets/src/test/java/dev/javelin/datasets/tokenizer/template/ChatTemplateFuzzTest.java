@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 class ChatTemplateFuzzTest {
   private static final Map<String, Object> EXTRA = Map.of("bos_token", "<s>", "eos_token", "</s>");
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   @Timeout(5)
   void anyTemplateRendersOrFailsTyped(byte[] bytes) {
     List<String> parts = new ArrayList<>();

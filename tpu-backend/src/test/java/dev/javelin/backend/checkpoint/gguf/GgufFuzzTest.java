@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * and never an allocation that the file's size does not back.
  */
 class GgufFuzzTest {
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyBytesOpenOrFailTyped(byte[] bytes) throws IOException {
     Path file = Files.createTempFile("fuzz", ".gguf");
     try {

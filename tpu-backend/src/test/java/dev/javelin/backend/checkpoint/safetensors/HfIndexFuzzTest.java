@@ -38,7 +38,7 @@ class HfIndexFuzzTest {
     }
   }
 
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyIndexReadsOrFailsTyped(byte[] index) throws IOException {
     Files.write(DIR.resolve(HfCheckpoint.INDEX_FILE), index);
     try {

@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * never another exception, and never an allocation the file's size does not back.
  */
 class SafetensorsFuzzTest {
-  @FuzzTest(maxDuration = "20s")
+  @FuzzTest(maxDuration = "12s")
   void anyBytesOpenOrFailTyped(byte[] bytes) throws IOException {
     Path file = Files.createTempFile("fuzz", ".safetensors");
     try {
