@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The files of one trainer checkpoint: {@code config.json} + {@code model.safetensors} (HF names,
@@ -58,7 +59,9 @@ final class CheckpointFiles {
     root.put("format", FORMAT);
     root.put("optimizer_steps", optimizer.stepCount());
     ObjectNode ex = root.putObject("extra");
-    extra.forEach(ex::put);
+    // Sorted: the map may have crossed the wire as a hash map, and a resumed run must write the
+    // same bytes as an uninterrupted one (the chaos soak compares checkpoints file for file).
+    new TreeMap<>(extra).forEach(ex::put);
     try {
       Files.write(
           dir.resolve(STATE), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));

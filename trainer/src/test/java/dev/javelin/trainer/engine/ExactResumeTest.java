@@ -18,6 +18,7 @@ import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerState;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,28 @@ class ExactResumeTest {
       momentsA.forEach(
           (k, v) ->
               assertArrayEquals(((Tensor.F32) v).data(), ((Tensor.F32) momentsB.get(k)).data(), k));
+    }
+  }
+
+  /** The driver's state may arrive in any map order (after a resume, off the wire): same bytes. */
+  @Test
+  void theSameStateIsWrittenAsTheSameBytes() throws Exception {
+    Map<String, String> ab = new LinkedHashMap<>();
+    ab.put("global_step", "3");
+    ab.put("data.position", "8");
+    Map<String, String> ba = new LinkedHashMap<>();
+    ba.put("data.position", "8");
+    ba.put("global_step", "3");
+    try (Device device = Devices.open("cpu");
+        PpoUpdater a = new PpoUpdater(device, INITIAL, config())) {
+      a.saveCheckpoint(root.resolve("one"), ab);
+      a.saveCheckpoint(root.resolve("two"), ba);
+    }
+    for (String f : List.of(CheckpointFiles.STATE, "model.safetensors", "optimizer.safetensors")) {
+      assertArrayEquals(
+          Files.readAllBytes(root.resolve("one").resolve(f)),
+          Files.readAllBytes(root.resolve("two").resolve(f)),
+          f);
     }
   }
 
