@@ -85,24 +85,12 @@ public final class PolicyOptimizer implements AutoCloseable {
    * hidden state per layer instead of every layer's intermediates; see {@link TrainMemory}.
    */
   public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat) {
-    this(model, config, schedule, remat, DType.F32);
-  }
-
-  /**
-   * As above with train steps computing in {@code compute}: {@link DType#BF16} runs forward and
-   * backward on a bf16 copy cast from the f32 weights inside each step program (norms, softmax,
-   * log-probs and the loss in f32), while the weights, gradients and AdamW moments stay f32.
-   */
-  public PolicyOptimizer(
-      PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat, DType compute) {
-    if (compute != DType.F32 && compute != DType.BF16) {
-      throw new IllegalArgumentException("train steps compute in f32 or bf16, not " + compute);
-    }
     this.model = model;
     this.config = config;
     this.schedule = schedule;
     this.remat = remat;
-    this.compute = compute;
+    // The model's compute type, so the step's log-probs are the ones the model reports.
+    this.compute = model.computeDType();
     Device d = model.device();
     // Only what trains has moments: the adapters under LoRA, every weight otherwise.
     for (Map.Entry<String, Shape> e : model.trainableShapes().entrySet()) {
@@ -127,11 +115,6 @@ public final class PolicyOptimizer implements AutoCloseable {
       throw new IllegalArgumentException(
           "-Djavelin.remat must be none, elementwise or blocks, got '" + v + "'", e);
     }
-  }
-
-  /** The type this optimizer's train steps compute in (f32, or bf16 for mixed precision). */
-  public DType computeDType() {
-    return compute;
   }
 
   /** What this optimizer's train steps keep for the backward pass. */

@@ -207,14 +207,12 @@ class PrefixBatchTest {
   private static ModelCheckpoint stepOnce(
       HfFixture fx, SequenceBatch batch, DType compute, PolicyOptimizer.HostLoss loss) {
     try (Device cpu = Devices.open("cpu");
-        PolicyModel model = PolicyModel.of(cpu, fx.checkpoint());
+        PolicyModel model = PolicyModel.of(cpu, fx.checkpoint(), compute);
         PolicyOptimizer t =
             new PolicyOptimizer(
                 model,
                 PolicyOptimizerTest.INVERTIBLE,
-                new LrSchedule.Constant(PolicyOptimizerTest.LR),
-                PolicyOptimizer.defaultRemat(),
-                compute)) {
+                new LrSchedule.Constant(PolicyOptimizerTest.LR))) {
       t.step(List.of(batch), 0.7f, loss);
       return model.checkpoint();
     }

@@ -191,19 +191,23 @@ public class PolicyOptimizerTest {
   void bf16ComputeRecoversTransformersGradientsToBf16Accuracy() {
     HfFixture fx = HfFixture.load("qwen2-tiny");
     try (Device cpu = Devices.open("cpu");
-        PolicyModel model = PolicyModel.of(cpu, fx.checkpoint());
+        PolicyModel model = PolicyModel.of(cpu, fx.checkpoint(), DType.BF16);
         PolicyOptimizer trainer =
-            new PolicyOptimizer(
-                model,
-                INVERTIBLE,
-                new LrSchedule.Constant(LR),
-                PolicyOptimizer.defaultRemat(),
-                DType.BF16)) {
+            new PolicyOptimizer(model, INVERTIBLE, new LrSchedule.Constant(LR))) {
+      // the model's own log-probs (old log-probs in PPO) are the ones the step computes with
+      TokenBatch all = rows(fx, 0, fx.batch());
+      TokenLogProbs before = model.logProbs(all, fx.scalar("temperature"));
       PolicyOptimizer.StepResult r =
           trainer.step(
-              List.of(rows(fx, 0, fx.batch())),
+              List.of(all),
               fx.scalar("temperature"),
-              fixtureLoss(fx, new int[] {0}));
+              (i, stats) -> {
+                assertEquals(
+                    java.util.Arrays.toString(before.logp().data()),
+                    java.util.Arrays.toString(stats.logp().data()),
+                    "bf16 step log-probs differ from the model's");
+                return fixtureLoss(fx, new int[] {0}).apply(i, stats);
+              });
       assertEquals(fx.get("loss").getDouble(0), r.loss(), BF16_LOSS_TOL * Math.abs(r.loss()));
       double worst = 0;
       for (WeightSpec s : WeightSpec.layout(fx.config())) {
