@@ -26,10 +26,10 @@ public final class NeuralOps {
    * RMSNorm: {@code y = x · rsqrt(mean(x²) + ε) · w}. x (..., D), w (D). A bf16 x is normalised in
    * f32 and the result rounded back to bf16.
    */
-  public static Node rmsNorm(GraphBuilder g, Node bx, Node bw, double eps) {
-    DType io = bx.dtype();
-    Node x = g.convert(bx, wide(io));
-    Node w = g.convert(bw, wide(io));
+  public static Node rmsNorm(GraphBuilder g, Node input, Node weight, double eps) {
+    DType io = input.dtype();
+    Node x = g.convert(input, wide(io));
+    Node w = g.convert(weight, wide(io));
     Shape s = x.shape();
     int last = s.rank() - 1;
     Node sumSq = g.reduceSum(g.mul(x, x), last); // (...)
