@@ -304,7 +304,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableDestroy
 }
 
 /*
- * Copies a Java primitive array (float[], int[], double[], boolean[]) to the device. The copy
+ * Copies a Java primitive array (float[], int[], double[], boolean[]; short[] for bf16 bits) to the device. The copy
  * finishes before return (we await done_with_host_buffer), so the array may be reused at once.
  */
 JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(

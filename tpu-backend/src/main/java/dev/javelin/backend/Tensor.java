@@ -28,6 +28,24 @@ public sealed interface Tensor {
     }
   }
 
+  /**
+   * bf16 data held as floats, each already a bf16 value: the constructor rounds {@code data} in
+   * place (to nearest even), so this is the tensor's storage. Floats rather than shorts because
+   * every device computes bf16 in f32 (or double) and rounds, and a rounded float widens for free;
+   * {@link Bf16#floatToBf16} gives the 16-bit pattern where one is stored or transferred.
+   */
+  record BF16(Shape shape, float[] data) implements Tensor {
+    public BF16 {
+      checkLength(shape, data.length);
+      Bf16.roundInPlace(data, 0, data.length);
+    }
+
+    @Override
+    public DType dtype() {
+      return DType.BF16;
+    }
+  }
+
   /** f64 data, for reference checks. */
   record F64(Shape shape, double[] data) implements Tensor {
     public F64 {
@@ -81,6 +99,7 @@ public sealed interface Tensor {
     int n = shape.intSize();
     return switch (dtype) {
       case F32 -> new F32(shape, new float[n]);
+      case BF16 -> new BF16(shape, new float[n]);
       case F64 -> new F64(shape, new double[n]);
       case I32 -> new I32(shape, new int[n]);
       case PRED -> new Pred(shape, new boolean[n]);
@@ -90,6 +109,8 @@ public sealed interface Tensor {
   /** Element i as a double, whatever the type (booleans are 0/1). */
   default double getDouble(int i) {
     if (this instanceof F32 t) {
+      return t.data()[i];
+    } else if (this instanceof BF16 t) {
       return t.data()[i];
     } else if (this instanceof F64 t) {
       return t.data()[i];

@@ -24,6 +24,7 @@ public final class RecipeSchema {
     SyntheticConfig.declare(b);
     ModelSection.declare(b);
     LoraKeys.declare(b);
+    MixedPrecisionKeys.declare(b);
     ActorConfig.declare(b);
     RolloutConfig.declare(b);
     AlgorithmKeys.declare(b);

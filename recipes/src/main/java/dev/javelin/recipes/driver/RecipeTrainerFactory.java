@@ -2,6 +2,7 @@ package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.Devices;
 import dev.javelin.recipes.config.LoraKeys;
+import dev.javelin.recipes.config.MixedPrecisionKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.trainer.Trainer;
@@ -40,6 +41,7 @@ public final class RecipeTrainerFactory implements TrainerFactory {
         recipe.trainerConfig(steps).withModelType(ModelInit.modelType(recipe)),
         recipe.model().remat(),
         LoraKeys.from(recipe.settings()),
-        LoraKeys.seed(recipe.settings()));
+        LoraKeys.seed(recipe.settings()),
+        MixedPrecisionKeys.computeDType(recipe.settings()));
   }
 }

@@ -1,5 +1,6 @@
 package dev.javelin.backend.batch;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
@@ -133,9 +134,9 @@ public final class PrefixBatch implements SequenceBatch {
   }
 
   @Override
-  public Program logProbsProgram(ModelConfig c, LoraConfig lora) {
+  public Program logProbsProgram(ModelConfig c, LoraConfig lora, DType compute) {
     return PrefixPrograms.logProbs(
-        c, groups, promptWidth, rows(), responseWidth, c.maxPositions(), lora);
+        c, groups, promptWidth, rows(), responseWidth, c.maxPositions(), lora, compute);
   }
 
   @Override

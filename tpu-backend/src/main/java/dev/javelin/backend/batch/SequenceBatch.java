@@ -1,5 +1,6 @@
 package dev.javelin.backend.batch;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.LoraConfig;
@@ -48,7 +49,16 @@ public sealed interface SequenceBatch permits TokenBatch, PrefixBatch {
   }
 
   /** As above through the adapters of {@code lora} (their A and B are parameters too). */
-  Program logProbsProgram(ModelConfig c, LoraConfig lora);
+  default Program logProbsProgram(ModelConfig c, LoraConfig lora) {
+    return logProbsProgram(c, lora, DType.F32);
+  }
+
+  /**
+   * As above with the model computing in {@code compute} (bf16: mixed precision, see {@link
+   * dev.javelin.backend.program.ModelPrograms#logProbs(ModelConfig, int, int, int, LoraConfig,
+   * DType)}).
+   */
+  Program logProbsProgram(ModelConfig c, LoraConfig lora, DType compute);
 
   /** The per-call token inputs by program parameter name (not the weights or temperature). */
   Map<String, Tensor> tokenInputs();

@@ -1,5 +1,6 @@
 package dev.javelin.backend.batch;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
@@ -118,8 +119,8 @@ public record TokenBatch(Tensor.I32 ids, Tensor.F32 mask) implements SequenceBat
   }
 
   @Override
-  public Program logProbsProgram(ModelConfig c, LoraConfig lora) {
-    return ModelPrograms.logProbs(c, batch(), length(), c.maxPositions(), lora);
+  public Program logProbsProgram(ModelConfig c, LoraConfig lora, DType compute) {
+    return ModelPrograms.logProbs(c, batch(), length(), c.maxPositions(), lora, compute);
   }
 
   @Override

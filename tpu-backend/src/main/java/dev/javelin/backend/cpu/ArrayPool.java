@@ -68,6 +68,6 @@ final class ArrayPool {
   }
 
   private static long bytes(DType dtype, int size) {
-    return (long) dtype.byteSize() * size;
+    return (long) Conversions.arrayBytes(dtype) * size;
   }
 }

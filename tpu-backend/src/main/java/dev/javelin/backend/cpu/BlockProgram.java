@@ -1,5 +1,6 @@
 package dev.javelin.backend.cpu;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.graph.Op.UnaryKind;
 import java.util.ArrayList;
@@ -85,6 +86,9 @@ final class BlockProgram {
         System.arraycopy(frame.values[l.value()], start, block, 0, n);
       } else {
         evalStep(steps[i], frame, s, start, n, block);
+        if (roundsToBf16(steps[i])) {
+          Bf16.roundInPlace((float[]) block, 0, n);
+        }
       }
       s.arrays[i] = block;
       s.offsets[i] = 0;
@@ -148,13 +152,24 @@ final class BlockProgram {
     }
   }
 
+  /**
+   * bf16 steps compute in f32 and round once, each step on its own, so a fused chain rounds where
+   * the reference does. Loads, views and selects pass bf16 values through; fills are rounded when
+   * made (and conversions from f32/f64 rounded by {@link Conversions}).
+   */
+  private static boolean roundsToBf16(Step step) {
+    return step.dtype() == DType.BF16
+        && (step instanceof Step.Unary || step instanceof Step.Binary || step instanceof Step.Iota);
+  }
+
   private static boolean isExp(Step.Unary u) {
-    return u.dtype() == DType.F32 && (u.kind() == UnaryKind.EXP || u.kind() == UnaryKind.LOGISTIC);
+    return Conversions.floatArray(u.dtype())
+        && (u.kind() == UnaryKind.EXP || u.kind() == UnaryKind.LOGISTIC);
   }
 
   private static void iota(Step.Iota io, int start, int n, Object o, int oo) {
     switch (io.dtype()) {
-      case F32 -> {
+      case F32, BF16 -> {
         float[] a = (float[]) o;
         for (int i = 0; i < n; i++) {
           a[oo + i] = ((start + i) / io.stride()) % io.size();

@@ -43,6 +43,8 @@ final class CpuBuffer implements DeviceBuffer {
     checkOpen();
     if (tensor instanceof Tensor.F32 t) {
       return t.data();
+    } else if (tensor instanceof Tensor.BF16 t) {
+      return t.data();
     } else if (tensor instanceof Tensor.F64 t) {
       return t.data();
     } else if (tensor instanceof Tensor.I32 t) {
@@ -51,11 +53,11 @@ final class CpuBuffer implements DeviceBuffer {
     return ((Tensor.Pred) tensor).data();
   }
 
-  /** The f32 contents in native memory, made on first use. */
+  /** The f32 (or bf16, widened) contents in native memory, made on first use. */
   synchronized FloatPointer mirror() {
     checkOpen();
     if (mirror == null) {
-      float[] data = ((Tensor.F32) tensor).data();
+      float[] data = (float[]) array();
       mirror = new FloatPointer(Math.max(1, data.length));
       mirror.put(data, 0, data.length);
     }
@@ -91,6 +93,8 @@ final class CpuBuffer implements DeviceBuffer {
   static Tensor copy(Tensor t) {
     if (t instanceof Tensor.F32 f) {
       return new Tensor.F32(f.shape(), f.data().clone());
+    } else if (t instanceof Tensor.BF16 b) {
+      return new Tensor.BF16(b.shape(), b.data().clone());
     } else if (t instanceof Tensor.F64 d) {
       return new Tensor.F64(d.shape(), d.data().clone());
     } else if (t instanceof Tensor.I32 i) {
@@ -105,6 +109,7 @@ final class CpuBuffer implements DeviceBuffer {
     return new CpuBuffer(
         switch (dtype) {
           case F32 -> new Tensor.F32(shape, (float[]) array);
+          case BF16 -> new Tensor.BF16(shape, (float[]) array);
           case F64 -> new Tensor.F64(shape, (double[]) array);
           case I32 -> new Tensor.I32(shape, (int[]) array);
           case PRED -> new Tensor.Pred(shape, (boolean[]) array);

@@ -19,7 +19,7 @@ final class ElementLoops {
 
   static void unary(UnaryKind kind, DType dtype, Object a, int ao, Object out, int oo, int n) {
     switch (dtype) {
-      case F32 -> {
+      case F32, BF16 -> {
         if ((ao | oo) == 0) {
           F32Blocks.unary(kind, (float[]) a, (float[]) out, n);
         } else {
@@ -101,7 +101,7 @@ final class ElementLoops {
   static void binary(
       BinaryKind kind, DType dtype, Object a, int ao, Object b, int bo, Object out, int oo, int n) {
     switch (dtype) {
-      case F32 -> {
+      case F32, BF16 -> {
         if ((ao | bo | oo) == 0) {
           F32Blocks.binary(kind, (float[]) a, (float[]) b, (float[]) out, n);
         } else {
@@ -207,7 +207,7 @@ final class ElementLoops {
   static void compare(
       Direction dir, DType dtype, Object a, int ao, Object b, int bo, boolean[] o, int oo, int n) {
     switch (dtype) {
-      case F32 -> {
+      case F32, BF16 -> {
         float[] x = (float[]) a;
         float[] y = (float[]) b;
         for (int i = 0; i < n; i++) {
@@ -262,7 +262,7 @@ final class ElementLoops {
       int oo,
       int n) {
     switch (dtype) {
-      case F32 -> {
+      case F32, BF16 -> {
         float[] x = (float[]) t;
         float[] y = (float[]) f;
         float[] o = (float[]) out;

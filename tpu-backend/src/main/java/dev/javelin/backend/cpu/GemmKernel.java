@@ -1,5 +1,6 @@
 package dev.javelin.backend.cpu;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import org.bytedeco.javacpp.FloatPointer;
 
@@ -15,6 +16,7 @@ final class GemmKernel implements Kernel {
 
   private final int out;
   private final DType dtype;
+  private final boolean roundResult;
   private final GemmOperand a;
   private final GemmOperand b;
   private final int m;
@@ -25,14 +27,18 @@ final class GemmKernel implements Kernel {
 
   GemmKernel(
       int out, DType dtype, GemmOperand a, GemmOperand b, Parallel parallel, Staging staging) {
-    if (dtype != DType.F32 && dtype != DType.F64) {
-      throw new IllegalArgumentException("cpu device: dot_general needs f32 or f64, got " + dtype);
+    if (!Conversions.floatArray(dtype) && dtype != DType.F64) {
+      throw new IllegalArgumentException(
+          "cpu device: dot_general needs f32, bf16 or f64, got " + dtype);
     }
     if (a.batch != b.batch || a.cols != b.rows) {
       throw new IllegalArgumentException("gemm operands do not match: " + a + " x " + b);
     }
     this.out = out;
-    this.dtype = dtype;
+    // bf16 operands are floats already, so every float product runs as sgemm (f32 accumulation);
+    // a bf16 result is rounded afterwards.
+    this.dtype = dtype == DType.BF16 ? DType.F32 : dtype;
+    this.roundResult = dtype == DType.BF16;
     this.a = a;
     this.b = b;
     this.m = a.rows;
@@ -44,6 +50,13 @@ final class GemmKernel implements Kernel {
 
   @Override
   public void run(Frame frame) {
+    compute(frame);
+    if (roundResult) {
+      Bf16.roundInPlace((float[]) frame.values[out], 0, a.batch * m * n);
+    }
+  }
+
+  private void compute(Frame frame) {
     if (dtype == DType.F64) {
       runF64(frame);
       return;

@@ -1,5 +1,6 @@
 package dev.javelin.backend.cpu;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import java.util.OptionalDouble;
@@ -142,8 +143,9 @@ final class IndexKernels {
   record ScatterAdd(int out, int ids, int updates, DType dtype, int rows, int rowSize, int count)
       implements Kernel {
     ScatterAdd {
-      if (dtype != DType.F32 && dtype != DType.F64) {
-        throw new IllegalArgumentException("cpu device: scatter_add needs f32 or f64: " + dtype);
+      if (!Conversions.floatArray(dtype) && dtype != DType.F64) {
+        throw new IllegalArgumentException(
+            "cpu device: scatter_add needs f32, bf16 or f64: " + dtype);
       }
     }
 
@@ -162,6 +164,13 @@ final class IndexKernels {
           float[] o = (float[]) dest;
           for (int j = 0; j < rowSize; j++) {
             o[r * rowSize + j] += u[i * rowSize + j];
+          }
+        } else if (dtype == DType.BF16) {
+          // Each add rounds, as StableHLO's scatter with a bf16 add computation does.
+          float[] u = (float[]) frame.values[updates];
+          float[] o = (float[]) dest;
+          for (int j = 0; j < rowSize; j++) {
+            o[r * rowSize + j] = Bf16.round(o[r * rowSize + j] + u[i * rowSize + j]);
           }
         } else {
           double[] u = (double[]) frame.values[updates];

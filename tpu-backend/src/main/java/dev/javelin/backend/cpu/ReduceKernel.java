@@ -1,5 +1,6 @@
 package dev.javelin.backend.cpu;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.graph.Op.ReduceKind;
 import java.util.Arrays;
@@ -139,7 +140,7 @@ final class ReduceKernel implements Kernel {
 
   /** Sum or max of a block. */
   private double fold(Object arr, int off, int n) {
-    if (dtype == DType.F32) {
+    if (Conversions.floatArray(dtype)) {
       float[] x = (float[]) arr;
       return kind == ReduceKind.SUM ? sumF32(x, off, n) : maxF32(x, off, n);
     }
@@ -186,7 +187,7 @@ final class ReduceKernel implements Kernel {
 
   private void accumulate(Object arr, int off, int n, double[] a) {
     boolean sum = kind == ReduceKind.SUM;
-    if (dtype == DType.F32) {
+    if (Conversions.floatArray(dtype)) {
       float[] x = (float[]) arr;
       if (sum) {
         for (int k = 0; k < n; k++) {
@@ -207,6 +208,7 @@ final class ReduceKernel implements Kernel {
   private void writeOut(Object dest, int i, double v) {
     switch (dtype) {
       case F32 -> ((float[]) dest)[i] = (float) v;
+      case BF16 -> ((float[]) dest)[i] = Bf16.round(v); // accumulated in double, rounded once
       case F64 -> ((double[]) dest)[i] = v;
       case I32 -> ((int[]) dest)[i] = (int) (long) v;
       case PRED -> throw new IllegalStateException("unreachable: PRED reduce");

@@ -127,7 +127,7 @@ record StridedView(int offset, int[] dims, int[] strides) {
       Conversions.fill(dtype, Conversions.read(dtype, src, pos), out, oo, n);
     } else {
       switch (dtype) {
-        case F32 -> {
+        case F32, BF16 -> {
           float[] s = (float[]) src;
           float[] o = (float[]) out;
           for (int i = 0; i < n; i++) {

@@ -29,7 +29,10 @@ final class DotVjp {
    *
    * @param otherFreeAt where the other operand's free dims start in ȳ
    */
-  private static Node cotangent(GraphBuilder g, Node dy, Side target, Side other, int otherFreeAt) {
+  private static Node cotangent(
+      GraphBuilder g, Node yBar, Side target, Side other, int otherFreeAt) {
+    // An f32 product of bf16 operands: its cotangent goes back to bf16, the operands' type.
+    Node dy = g.convert(yBar, other.operand.dtype());
     int nb = target.batch.length;
     int[] dyBatch = range(0, nb);
     int[] dyOtherFree = range(otherFreeAt, otherFreeAt + other.free.length);

@@ -303,10 +303,35 @@ public final class GraphBuilder {
 
   // ---------------------------------------------------------------- matmul
 
-  /** StableHLO dot_general; result dims are batch, lhs free, rhs free. */
+  /**
+   * StableHLO dot_general; result dims are batch, lhs free, rhs free; result type the operands'.
+   */
   public Node dotGeneral(
       Node lhs, Node rhs, int[] lhsBatch, int[] rhsBatch, int[] lhsContract, int[] rhsContract) {
+    return dotGeneral(lhs, rhs, lhsBatch, rhsBatch, lhsContract, rhsContract, lhs.dtype());
+  }
+
+  /**
+   * dot_general with a result type: the operands' type, or f32 for bf16 operands (products and sums
+   * in f32, StableHLO's f32 result type; the mixed-precision matmul).
+   */
+  public Node dotGeneral(
+      Node lhs,
+      Node rhs,
+      int[] lhsBatch,
+      int[] rhsBatch,
+      int[] lhsContract,
+      int[] rhsContract,
+      DType result) {
     requireSameType(lhs, rhs, "dot_general");
+    if (result != lhs.dtype() && !(lhs.dtype() == DType.BF16 && result == DType.F32)) {
+      throw new IllegalArgumentException(
+          "dot_general of "
+              + lhs.dtype().mlirName()
+              + " operands cannot give "
+              + result.mlirName()
+              + " (only bf16 operands may give an f32 result)");
+    }
     if (lhsBatch.length != rhsBatch.length || lhsContract.length != rhsContract.length) {
       throw new IllegalArgumentException("dot_general dimension lists differ in length");
     }
@@ -325,8 +350,7 @@ public final class GraphBuilder {
     Op op =
         new Op.DotGeneral(
             lhsBatch.clone(), rhsBatch.clone(), lhsContract.clone(), rhsContract.clone());
-    return add(
-        op, List.of(lhs, rhs), Shape.of(out.stream().mapToInt(i -> i).toArray()), lhs.dtype());
+    return add(op, List.of(lhs, rhs), Shape.of(out.stream().mapToInt(i -> i).toArray()), result);
   }
 
   /** (..., M, K) x (K, N) -> (..., M, N): a matrix product with a shared right operand. */

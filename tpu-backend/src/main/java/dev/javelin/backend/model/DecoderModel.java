@@ -1,5 +1,6 @@
 package dev.javelin.backend.model;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
@@ -76,10 +77,10 @@ public final class DecoderModel {
     return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
   }
 
-  /** Logits (..., V) of final hidden states (..., D). */
+  /** Logits (..., V) of final hidden states (..., D); f32 for bf16 weights (log-probs in f32). */
   public Node logits(GraphBuilder g, ModelWeights w, Node hidden) {
     Node head = c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
-    return g.matmulTransposed(hidden, head);
+    return NeuralOps.matmulTransposed(g, hidden, head, NeuralOps.wide(hidden.dtype()));
   }
 
   private Node mlp(GraphBuilder g, ModelWeights w, int i, Node x) {
@@ -111,8 +112,9 @@ public final class DecoderModel {
   private Node rotate(GraphBuilder g, Node x, Node cos, Node sin) {
     int half = c.headDim() / 2;
     Shape hs = halfShape(x.shape(), half);
-    Node cb = g.broadcastInDim(cos, hs, 0, 1, 3);
-    Node sb = g.broadcastInDim(sin, hs, 0, 1, 3);
+    // The tables come in f32; a bf16 model rotates in bf16, as Hugging Face models do.
+    Node cb = g.broadcastInDim(g.convert(cos, x.dtype()), hs, 0, 1, 3);
+    Node sb = g.broadcastInDim(g.convert(sin, x.dtype()), hs, 0, 1, 3);
     Node x1 = g.sliceAxis(x, 3, 0, half);
     Node x2 = g.sliceAxis(x, 3, half, 2 * half);
     Node r1 = g.sub(g.mul(x1, cb), g.mul(x2, sb));
@@ -127,7 +129,9 @@ public final class DecoderModel {
   /**
    * Grouped-query attention: the G = H/Hkv query heads sharing a key/value head are stacked into
    * the rows of one matrix product, so keys are never repeated. q (B, H, T, Dh); k, v (B, Hkv, S,
-   * Dh); bias (B, T, S). Returns (B, T, H·Dh).
+   * Dh); bias (B, T, S). Returns (B, T, H·Dh). With bf16 q, k, v the scores, bias and softmax are
+   * f32 (products accumulate in f32) and the probabilities are rounded to bf16 for the value
+   * product.
    */
   public Node attention(GraphBuilder g, Node q, Node k, Node v, Node bias) {
     int b = q.shape().dim(0);
@@ -139,11 +143,14 @@ public final class DecoderModel {
     Node qs = g.mul(q, g.full(q, 1.0 / Math.sqrt(dh)));
     Node q4 = g.reshape(qs, b, hkv, grp * t, dh);
     int[] batch = {0, 1};
-    Node scores = g.dotGeneral(q4, k, batch, batch, new int[] {3}, new int[] {3}); // (B,Hkv,GT,S)
+    DType wide = NeuralOps.wide(q.dtype());
+    Node scores =
+        g.dotGeneral(q4, k, batch, batch, new int[] {3}, new int[] {3}, wide); // (B,Hkv,GT,S)
     Shape s5 = Shape.of(b, hkv, grp, t, s);
     Node biased = g.add(g.reshape(scores, s5), g.broadcastInDim(bias, s5, 0, 3, 4));
-    Node probs = g.reshape(NeuralOps.softmax(g, biased), b, hkv, grp * t, s);
-    Node ctx = g.dotGeneral(probs, v, batch, batch, new int[] {3}, new int[] {2}); // (B,Hkv,GT,Dh)
+    Node probs = g.convert(g.reshape(NeuralOps.softmax(g, biased), b, hkv, grp * t, s), v.dtype());
+    Node wideCtx = g.dotGeneral(probs, v, batch, batch, new int[] {3}, new int[] {2}, wide);
+    Node ctx = g.convert(wideCtx, v.dtype()); // (B,Hkv,GT,Dh)
     Node heads = g.transpose(g.reshape(ctx, b, c.heads(), t, dh), 0, 2, 1, 3); // (B,T,H,Dh)
     return g.reshape(heads, b, t, c.heads() * dh);
   }

@@ -47,6 +47,26 @@ public final class ModelWeights {
     return w;
   }
 
+  /**
+   * The same weights converted to {@code compute} inside the program (this, when they already are
+   * of that type): the mixed-precision compute copy of f32 master weights, made afresh from them
+   * every step. Gradients flow back through the converts to the master parameters.
+   */
+  public ModelWeights castTo(GraphBuilder g, DType compute) {
+    if (byName.values().stream().allMatch(n -> n.dtype() == compute)) {
+      return this;
+    }
+    Map<String, Node> m = new LinkedHashMap<>();
+    byName.forEach((name, n) -> m.put(name, g.convert(n, compute)));
+    ModelWeights w = new ModelWeights(m, lora);
+    adapters.forEach(
+        (base, ab) ->
+            w.adapters.put(
+                base, new Node[] {g.convert(ab[0], compute), g.convert(ab[1], compute)}));
+    w.adapterParams.putAll(adapterParams); // the trainable parameters stay the masters
+    return w;
+  }
+
   public Node get(String name) {
     Node n = byName.get(name);
     if (n == null) {

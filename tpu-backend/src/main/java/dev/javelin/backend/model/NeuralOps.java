@@ -14,20 +14,45 @@ import java.util.Arrays;
 public final class NeuralOps {
   private NeuralOps() {}
 
-  /** RMSNorm: {@code y = x · rsqrt(mean(x²) + ε) · w}. x (..., D), w (D). */
-  public static Node rmsNorm(GraphBuilder g, Node x, Node w, double eps) {
+  /**
+   * The type a value of type {@code t} is reduced and accumulated in: f32 for bf16 (mixed
+   * precision: norms, softmax and matrix-product sums in f32), else {@code t} itself.
+   */
+  public static DType wide(DType t) {
+    return t == DType.BF16 ? DType.F32 : t;
+  }
+
+  /**
+   * RMSNorm: {@code y = x · rsqrt(mean(x²) + ε) · w}. x (..., D), w (D). A bf16 x is normalised in
+   * f32 and the result rounded back to bf16.
+   */
+  public static Node rmsNorm(GraphBuilder g, Node input, Node weight, double eps) {
+    DType io = input.dtype();
+    Node x = g.convert(input, wide(io));
+    Node w = g.convert(weight, wide(io));
     Shape s = x.shape();
     int last = s.rank() - 1;
     Node sumSq = g.reduceSum(g.mul(x, x), last); // (...)
     Node ms = g.mul(sumSq, g.full(sumSq, 1.0 / s.dim(last)));
     Node inv = g.rsqrt(g.add(ms, g.full(ms, eps))); // (...)
     Node scaled = g.mul(x, broadcastKeep(g, inv, s));
-    return g.mul(scaled, g.broadcastTo(w, s));
+    return g.convert(g.mul(scaled, g.broadcastTo(w, s)), io);
+  }
+
+  /**
+   * {@code x W^T} with the products summed in {@link #wide} precision and the result in {@code
+   * result} (x's type, or the wide type to keep it, as the LM head's logits are).
+   */
+  public static Node matmulTransposed(GraphBuilder g, Node x, Node w, DType result) {
+    int r = x.shape().rank();
+    int[] none = new int[0];
+    Node y = g.dotGeneral(x, w, none, none, new int[] {r - 1}, new int[] {1}, wide(x.dtype()));
+    return g.convert(y, result);
   }
 
   /** {@code x W^T (+ b)} with an {@code nn.Linear} weight W (out, in). x (..., in). */
   public static Node linear(GraphBuilder g, Node x, Node w, Node bias) {
-    Node y = g.matmulTransposed(x, w);
+    Node y = matmulTransposed(g, x, w, x.dtype());
     return bias == null ? y : g.add(y, g.broadcastTo(bias, y.shape()));
   }
 

@@ -39,8 +39,23 @@ public final class ModelPrograms {
     return "cache.v." + layer;
   }
 
-  /** The weights and token inputs shared by every program. */
-  record Inputs(ModelWeights weights, Node ids, Node positions, Node mask, Node cos, Node sin) {}
+  /**
+   * The weights and token inputs shared by every program: {@code weights} are the parameters (the
+   * f32 masters), {@code compute} the copy the model runs on (the same nodes unless mixed).
+   */
+  record Inputs(
+      ModelWeights weights,
+      ModelWeights compute,
+      Node ids,
+      Node positions,
+      Node mask,
+      Node cos,
+      Node sin) {
+    /** These inputs with the model computing in {@code dtype} (bf16: mixed precision). */
+    Inputs computingIn(GraphBuilder g, DType dtype) {
+      return new Inputs(weights, weights.castTo(g, dtype), ids, positions, mask, cos, sin);
+    }
+  }
 
   static Inputs declare(GraphBuilder g, ModelConfig c, int b, int t, int p) {
     return declare(g, c, b, t, p, DType.F32);
@@ -61,7 +76,7 @@ public final class ModelPrograms {
     Shape table = Shape.of(p, c.headDim() / 2);
     Node cosT = g.parameter(ROPE_COS, dtype, table);
     Node sinT = g.parameter(ROPE_SIN, dtype, table);
-    return new Inputs(w, ids, pos, mask, g.gather(cosT, pos), g.gather(sinT, pos));
+    return new Inputs(w, w, ids, pos, mask, g.gather(cosT, pos), g.gather(sinT, pos));
   }
 
   /** Logits (B, T, V) of a right- or left-padded batch. Output: [logits]. */
@@ -73,8 +88,8 @@ public final class ModelPrograms {
   static Node forwardLogits(GraphBuilder g, ModelConfig c, Inputs in) {
     DecoderModel m = new DecoderModel(c);
     Node bias = AttentionMasks.causal(g, in.mask());
-    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
-    return m.logits(g, in.weights(), h);
+    Node h = m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    return m.logits(g, in.compute(), h);
   }
 
   /**
@@ -87,9 +102,20 @@ public final class ModelPrograms {
 
   /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
   public static Program logProbs(ModelConfig c, int b, int t, int p, LoraConfig lora) {
+    return logProbs(c, b, t, p, lora, DType.F32);
+  }
+
+  /**
+   * As above with the model computing in {@code compute}: with {@link DType#BF16} the f32 weight
+   * parameters are cast to bf16 in the program, activations are bf16, and norms, softmax, logits
+   * and log-probs are f32 (mixed precision). Inputs and outputs stay f32.
+   */
+  public static Program logProbs(
+      ModelConfig c, int b, int t, int p, LoraConfig lora, DType compute) {
+    String mixed = compute == DType.F32 ? "" : "_" + compute.mlirName();
     GraphBuilder g =
-        new GraphBuilder("logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : ""));
-    Inputs in = declare(g, c, b, t, p, DType.F32, lora);
+        new GraphBuilder("logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : "") + mixed);
+    Inputs in = declare(g, c, b, t, p, DType.F32, lora).computingIn(g, compute);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
     TokenStats st = tokenStats(g, c, in, temp);
     return g.build(st.logp(), st.entropy());
@@ -102,9 +128,9 @@ public final class ModelPrograms {
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
     DecoderModel m = new DecoderModel(c);
     Node bias = AttentionMasks.causal(g, in.mask());
-    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    Node h = m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
     return TokenStats.ofHidden(
-        g, h, x -> m.logits(g, in.weights(), x), c.vocabSize(), in.ids(), temperature);
+        g, h, x -> m.logits(g, in.compute(), x), c.vocabSize(), in.ids(), temperature);
   }
 
   /**

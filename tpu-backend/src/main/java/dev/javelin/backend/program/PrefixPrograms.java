@@ -46,6 +46,12 @@ public final class PrefixPrograms {
   /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
   public static Program logProbs(
       ModelConfig c, int groups, int p, int b, int r, int maxPos, LoraConfig lora) {
+    return logProbs(c, groups, p, b, r, maxPos, lora, DType.F32);
+  }
+
+  /** As above with the model computing in {@code compute} (bf16: cast from the f32 weights). */
+  public static Program logProbs(
+      ModelConfig c, int groups, int p, int b, int r, int maxPos, LoraConfig lora, DType compute) {
     GraphBuilder g =
         new GraphBuilder(
             "prefix_logprobs_g"
@@ -56,8 +62,9 @@ public final class PrefixPrograms {
                 + b
                 + "_r"
                 + r
-                + (lora.enabled() ? "_lora" : ""));
-    ModelWeights w = ModelWeights.declare(g, c, DType.F32, lora);
+                + (lora.enabled() ? "_lora" : "")
+                + (compute == DType.F32 ? "" : "_" + compute.mlirName()));
+    ModelWeights w = ModelWeights.declare(g, c, DType.F32, lora).castTo(g, compute);
     Node prefixIds = g.parameter(PREFIX_IDS, DType.I32, Shape.of(groups, p));
     Node prefixMask = g.parameter(PREFIX_MASK, DType.F32, Shape.of(groups, p));
     Node responseIds = g.parameter(RESPONSE_IDS, DType.I32, Shape.of(b, r));

@@ -10,6 +10,7 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.model.WeightSpec;
@@ -42,8 +43,27 @@ public final class TrainPrograms {
   /** As above, keeping for the backward pass what {@code remat} says. */
   public static Program fused(
       ModelConfig c, int b, int t, int p, TokenLoss loss, AdamWConfig cfg, Remat remat) {
-    GraphBuilder g = new GraphBuilder("train_" + loss.name() + "_b" + b + "_t" + t);
-    ModelPrograms.Inputs in = ModelPrograms.declare(g, c, b, t, p);
+    return fused(c, b, t, p, loss, cfg, remat, DType.F32);
+  }
+
+  /**
+   * As above with the model computing in {@code compute} ({@link
+   * ModelPrograms#logProbs(ModelConfig, int, int, int, LoraConfig, DType)}): with bf16 the step
+   * casts a bf16 copy from the f32 master weights, runs forward and backward on it, and updates the
+   * f32 masters and f32 AdamW moments with the f32 gradients that come back through the casts.
+   */
+  public static Program fused(
+      ModelConfig c,
+      int b,
+      int t,
+      int p,
+      TokenLoss loss,
+      AdamWConfig cfg,
+      Remat remat,
+      DType compute) {
+    String mixed = compute == DType.F32 ? "" : "_" + compute.mlirName();
+    GraphBuilder g = new GraphBuilder("train_" + loss.name() + "_b" + b + "_t" + t + mixed);
+    ModelPrograms.Inputs in = ModelPrograms.declare(g, c, b, t, p).computingIn(g, compute);
     Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F32, Shape.scalar());
     TokenStats st = ModelPrograms.tokenStats(g, c, in, temp);
     Node l = loss.build(g, st);

@@ -1,5 +1,6 @@
 package dev.javelin.backend.reference;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.DotShapes;
 import dev.javelin.backend.graph.Op;
@@ -11,7 +12,8 @@ import dev.javelin.backend.graph.Op;
 final class DotKernel {
   private DotKernel() {}
 
-  static Value dotGeneral(Op.DotGeneral op, Value lhs, Value rhs, Shape out) {
+  /** {@code result} is the node's type: the operands', or f32 for bf16 operands. */
+  static Value dotGeneral(Op.DotGeneral op, Value lhs, Value rhs, Shape out, DType result) {
     int[] lhsFree = DotShapes.free(lhs.shape().rank(), op.lhsBatch(), op.lhsContract());
     int[] rhsFree = DotShapes.free(rhs.shape().rank(), op.rhsBatch(), op.rhsContract());
     int[] lhsStrides = lhs.shape().strides();
@@ -31,7 +33,7 @@ final class DotKernel {
         rhsOff[j] += c[k] * rhsStrides[op.rhsContract()[k]];
       }
     }
-    Value r = Value.zeros(lhs.dtype(), out);
+    Value r = Value.zeros(result, out);
     int nb = op.lhsBatch().length;
     for (int i = 0; i < r.data().length; i++) {
       int[] c = Coords.unravel(out, i);
@@ -51,7 +53,7 @@ final class DotKernel {
       for (int j = 0; j < lhsOff.length; j++) {
         sum += lhs.get(lb + lhsOff[j]) * rhs.get(rb + rhsOff[j]);
       }
-      r.data()[i] = Value.round(lhs.dtype(), sum);
+      r.data()[i] = Value.round(result, sum);
     }
     return r;
   }

@@ -66,7 +66,7 @@ final class Interpreter {
     } else if (op instanceof Op.Transpose t) {
       return LayoutKernels.transpose(in.get(0), t.permutation(), n.shape());
     } else if (op instanceof Op.DotGeneral d) {
-      return DotKernel.dotGeneral(d, in.get(0), in.get(1), n.shape());
+      return DotKernel.dotGeneral(d, in.get(0), in.get(1), n.shape(), n.dtype());
     } else if (op instanceof Op.Slice s) {
       return LayoutKernels.slice(in.get(0), s.start(), s.strides(), n.shape());
     } else if (op instanceof Op.Concatenate c) {

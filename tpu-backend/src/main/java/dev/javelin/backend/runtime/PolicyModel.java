@@ -1,5 +1,6 @@
 package dev.javelin.backend.runtime;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Donation;
@@ -39,6 +40,7 @@ import java.util.function.Supplier;
 public final class PolicyModel implements AutoCloseable {
   private final Device device;
   private final ModelConfig config;
+  private final DType compute;
   private final Map<String, DeviceBuffer> weights = new LinkedHashMap<>();
   // LoRA's A and B by name; empty for full fine-tuning, when the weights themselves train.
   private final Map<String, DeviceBuffer> adapters = new LinkedHashMap<>();
@@ -47,9 +49,13 @@ public final class PolicyModel implements AutoCloseable {
   private final Map<String, Executable> compiled =
       ProgramLru.map(ProgramLru.MAX_PROGRAMS, Executable::close);
 
-  private PolicyModel(Device device, ModelCheckpoint checkpoint) {
+  private PolicyModel(Device device, ModelCheckpoint checkpoint, DType compute) {
+    if (compute != DType.F32 && compute != DType.BF16) {
+      throw new IllegalArgumentException("a policy computes in f32 or bf16, not " + compute);
+    }
     this.device = device;
     this.config = checkpoint.config();
+    this.compute = compute;
     loadWeights(checkpoint.ordered());
     RopeTable table = RopeTable.compute(config, config.maxPositions());
     rope.put(ModelPrograms.ROPE_COS, device.upload(table.cos()));
@@ -58,12 +64,27 @@ public final class PolicyModel implements AutoCloseable {
 
   /** Uploads a checkpoint's weights to {@code device}. */
   public static PolicyModel of(Device device, ModelCheckpoint checkpoint) {
-    return new PolicyModel(device, checkpoint);
+    return new PolicyModel(device, checkpoint, DType.F32);
+  }
+
+  /**
+   * As above, with log-probs and train steps ({@link PolicyOptimizer}) computing in {@code
+   * compute}: {@link DType#BF16} casts a bf16 copy from the f32 weights inside each program (mixed
+   * precision; weights, gradients and AdamW state stay f32). Decoding stays f32, so old log-probs
+   * and the train step agree while sampling does not depend on it.
+   */
+  public static PolicyModel of(Device device, ModelCheckpoint checkpoint, DType compute) {
+    return new PolicyModel(device, checkpoint, compute);
   }
 
   /** Loads a Hugging Face checkpoint directory (config.json + safetensors) onto {@code device}. */
   public static PolicyModel load(Device device, Path hfDir) {
-    return new PolicyModel(device, ModelCheckpoint.load(hfDir));
+    return new PolicyModel(device, ModelCheckpoint.load(hfDir), DType.F32);
+  }
+
+  /** What log-probs and train steps compute in: f32, or bf16 (mixed precision). */
+  public DType computeDType() {
+    return compute;
   }
 
   public ModelConfig config() {
@@ -182,8 +203,12 @@ public final class PolicyModel implements AutoCloseable {
 
   private TokenLogProbs logProbs(SequenceBatch batch, float temperature, LoraConfig through) {
     SequenceBatch at = batch.atBucket(config);
-    String key = "logprobs_" + at.shapeKey() + (through.enabled() ? "_lora" : "");
-    Executable exe = executable(key, () -> at.logProbsProgram(config, through));
+    String key =
+        "logprobs_"
+            + at.shapeKey()
+            + (through.enabled() ? "_lora" : "")
+            + (compute == DType.F32 ? "" : "_" + compute.mlirName());
+    Executable exe = executable(key, () -> at.logProbsProgram(config, through, compute));
     List<DeviceBuffer> out = run(exe, uploads(at, temperature));
     Tensor.F32 logp = (Tensor.F32) out.get(0).toHost();
     Tensor.F32 entropy = (Tensor.F32) out.get(1).toHost();

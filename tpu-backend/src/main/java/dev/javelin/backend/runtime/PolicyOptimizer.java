@@ -1,5 +1,6 @@
 package dev.javelin.backend.runtime;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
@@ -64,6 +65,7 @@ public final class PolicyOptimizer implements AutoCloseable {
   private final AdamWConfig config;
   private final LrSchedule schedule;
   private final Remat remat;
+  private final DType compute;
   private final Map<String, DeviceBuffer> moments = new LinkedHashMap<>();
   // Split programs per shape bucket, bounded like the model's compiled programs.
   private final Map<String, VjpPrograms> splits = ProgramLru.map(ProgramLru.MAX_PROGRAMS, s -> {});
@@ -87,6 +89,8 @@ public final class PolicyOptimizer implements AutoCloseable {
     this.config = config;
     this.schedule = schedule;
     this.remat = remat;
+    // The model's compute type, so the step's log-probs are the ones the model reports.
+    this.compute = model.computeDType();
     Device d = model.device();
     // Only what trains has moments: the adapters under LoRA, every weight otherwise.
     for (Map.Entry<String, Shape> e : model.trainableShapes().entrySet()) {
@@ -95,6 +99,11 @@ public final class PolicyOptimizer implements AutoCloseable {
       moments.put(
           OptimizerPrograms.secondMoment(e.getKey()), d.upload(Tensor.F32.zeros(e.getValue())));
     }
+  }
+
+  /** Names the compiled programs of a mixed-precision optimizer apart from the f32 ones. */
+  private String computeSuffix() {
+    return compute == DType.F32 ? "" : "_" + compute.mlirName();
   }
 
   /** The policy from {@code -Djavelin.remat} (none, elementwise, blocks), elementwise if unset. */
@@ -136,14 +145,18 @@ public final class PolicyOptimizer implements AutoCloseable {
           at.shapeKey()
               + (entropy ? "_H" : "")
               + splitRematSuffix()
-              + (lora.enabled() ? "_lora" : "");
+              + (lora.enabled() ? "_lora" : "")
+              + computeSuffix();
       List<String> trainable = trainableNames();
       VjpPrograms split =
           splits.computeIfAbsent(
               key,
               k ->
                   TrainPrograms.logProbsVjp(
-                      at.logProbsProgram(model.config(), lora), trainable, entropy, splitRemat()));
+                      at.logProbsProgram(model.config(), lora, compute),
+                      trainable,
+                      entropy,
+                      splitRemat()));
       Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
       Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
       Map<String, DeviceBuffer> in = model.uploads(at, temperature);
@@ -189,8 +202,8 @@ public final class PolicyOptimizer implements AutoCloseable {
     List<String> names = model.weightNames();
     Executable exe =
         model.executable(
-            "train_" + loss.name() + "_b" + b + "_t" + tb + "_" + remat,
-            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config, remat),
+            "train_" + loss.name() + "_b" + b + "_t" + tb + "_" + remat + computeSuffix(),
+            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config, remat, compute),
             p -> TrainPrograms.fusedInPlace(p, names));
     Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
     lossInputs.forEach((k, v) -> in.put(k, model.device().upload(v)));

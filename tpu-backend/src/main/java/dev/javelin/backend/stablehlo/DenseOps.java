@@ -43,7 +43,7 @@ final class DenseOps {
   static void compare(Node n, Op.Compare op, FunctionBody f) {
     String compareType =
         switch (n.input(0).dtype()) {
-          case F32, F64 -> "FLOAT";
+          case F32, BF16, F64 -> "FLOAT";
           case I32 -> "SIGNED";
           case PRED -> "UNSIGNED";
         };
@@ -126,7 +126,11 @@ final class DenseOps {
             + functionalType(n));
   }
 
-  /** Batching dims are omitted when empty, as the StableHLO printer does. */
+  /**
+   * Batching dims are omitted when empty, as the StableHLO printer does. An f32 node over bf16
+   * operands prints as bf16 operand types with an f32 result type, which is how StableHLO asks for
+   * f32 accumulation.
+   */
   static void dotGeneral(Node n, Op.DotGeneral op, FunctionBody f) {
     StringBuilder sb = new StringBuilder();
     sb.append(f.name(n)).append(" = stablehlo.dot_general ").append(f.operands(n));

@@ -1,5 +1,6 @@
 package dev.javelin.backend.stablehlo;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 
 /**
@@ -14,6 +15,7 @@ final class MlirLiterals {
   static String of(double value, DType dtype) {
     return switch (dtype) {
       case F32 -> f32((float) value);
+      case BF16 -> bf16(Bf16.round(value));
       case F64 -> f64(value);
       case I32 -> Integer.toString(toI32(value));
       case PRED -> value != 0 ? "true" : "false";
@@ -24,6 +26,7 @@ final class MlirLiterals {
   static String lowest(DType dtype) {
     return switch (dtype) {
       case F32 -> f32(Float.NEGATIVE_INFINITY);
+      case BF16 -> bf16(Float.NEGATIVE_INFINITY);
       case F64 -> f64(Double.NEGATIVE_INFINITY);
       case I32 -> Integer.toString(Integer.MIN_VALUE);
       case PRED -> "false";
@@ -35,6 +38,14 @@ final class MlirLiterals {
       return decimal(Float.toString(v));
     }
     return String.format("0x%08X", Float.floatToRawIntBits(v));
+  }
+
+  /** A bf16 value (held in a float): its f32 decimal parses back to exactly it. */
+  private static String bf16(float v) {
+    if (Float.isFinite(v)) {
+      return decimal(Float.toString(v));
+    }
+    return String.format("0x%04X", Bf16.floatToBf16(v));
   }
 
   private static String f64(double v) {

@@ -73,7 +73,10 @@ final class PjrtNative {
 
   static native void executableDestroy(long api, long loadedExecutable);
 
-  /** {@code data} is a float[], int[], double[] or boolean[] matching {@code type} and dims. */
+  /**
+   * {@code data} is a float[], int[], double[], short[] (bf16 bits) or boolean[] matching {@code
+   * type} and dims.
+   */
   static native long bufferFromHost(
       long api, long client, long device, Object data, int type, long[] dims);
 

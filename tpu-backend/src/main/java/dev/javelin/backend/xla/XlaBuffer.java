@@ -1,5 +1,6 @@
 package dev.javelin.backend.xla;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Shape;
@@ -47,6 +48,13 @@ final class XlaBuffer implements DeviceBuffer {
 
   @Override
   public Tensor toHost() {
+    long bytes = shape.size() * dtype.byteSize();
+    if (dtype == DType.BF16) {
+      short[] bits = new short[shape.intSize()];
+      PjrtNative.bufferToHost(device.api(), handle(), bits, bytes);
+      device.countDownload(bytes);
+      return new Tensor.BF16(shape, Bf16.fromBits(bits));
+    }
     Tensor t = Tensor.zeros(dtype, shape);
     Object array;
     if (t instanceof Tensor.F32 f) {
@@ -58,7 +66,6 @@ final class XlaBuffer implements DeviceBuffer {
     } else {
       array = ((Tensor.Pred) t).data();
     }
-    long bytes = shape.size() * dtype.byteSize();
     PjrtNative.bufferToHost(device.api(), handle(), array, bytes);
     device.countDownload(bytes);
     return t;

@@ -1,5 +1,6 @@
 package dev.javelin.backend.xla;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
@@ -197,6 +198,8 @@ public final class XlaDevice implements Device {
     Object data;
     if (tensor instanceof Tensor.F32 f) {
       data = f.data();
+    } else if (tensor instanceof Tensor.BF16 b) {
+      data = Bf16.toBits(b.data()); // the host keeps rounded floats, the device 16-bit values
     } else if (tensor instanceof Tensor.F64 d) {
       data = d.data();
     } else if (tensor instanceof Tensor.I32 i) {

@@ -19,13 +19,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every primitive op on the cpu device against the reference device, on random shapes large enough
- * to span several blocks and both workers.
+ * to span several blocks and both workers, in f32 and in bf16 (f64 and i32 where they apply).
  */
 class CpuOpsTest {
   private final Random rng = new Random(7);
 
-  private Tensor f32(double lo, double hi, int... dims) {
-    return Tensors.uniform(rng, DType.F32, Shape.of(dims), lo, hi);
+  /** The float types every op runs in: f32, and bf16 (each op rounded, see CpuCheck). */
+  private static final List<DType> FLOATS = List.of(DType.F32, DType.BF16);
+
+  private Tensor fl(DType t, double lo, double hi, int... dims) {
+    return Tensors.uniform(rng, t, Shape.of(dims), lo, hi);
   }
 
   private Tensor f64(int... dims) {
@@ -34,9 +37,9 @@ class CpuOpsTest {
 
   @ParameterizedTest
   @EnumSource(UnaryKind.class)
-  void unaryF32AndF64(UnaryKind kind) {
+  void unaryFloatTypes(UnaryKind kind) {
     boolean positive = kind == UnaryKind.LOG || kind == UnaryKind.SQRT || kind == UnaryKind.RSQRT;
-    for (DType t : List.of(DType.F32, DType.F64)) {
+    for (DType t : List.of(DType.F32, DType.BF16, DType.F64)) {
       GraphBuilder g = new GraphBuilder("unary_" + kind + "_" + t);
       Node x = g.parameter("x", t, Shape.of(37, 301));
       Tensor in = Tensors.uniform(rng, t, Shape.of(37, 301), positive ? 0.05 : -4, 4);
@@ -48,7 +51,7 @@ class CpuOpsTest {
   @EnumSource(BinaryKind.class)
   void binaryAllTypes(BinaryKind kind) {
     boolean positive = kind == BinaryKind.POW;
-    for (DType t : List.of(DType.F32, DType.F64)) {
+    for (DType t : List.of(DType.F32, DType.BF16, DType.F64)) {
       GraphBuilder g = new GraphBuilder("binary_" + kind + "_" + t);
       Node a = g.parameter("a", t, Shape.of(5000));
       Node b = g.parameter("b", t, Shape.of(5000));
@@ -78,47 +81,60 @@ class CpuOpsTest {
   @ParameterizedTest
   @EnumSource(Direction.class)
   void compareSelectConvert(Direction d) {
-    GraphBuilder g = new GraphBuilder("compare_" + d);
-    Node a = g.parameter("a", DType.F32, Shape.of(40, 70));
-    Node b = g.parameter("b", DType.F32, Shape.of(40, 70));
+    for (DType t : FLOATS) {
+      compareSelectConvert(d, t);
+    }
+  }
+
+  private void compareSelectConvert(Direction d, DType t) {
+    GraphBuilder g = new GraphBuilder("compare_" + d + "_" + t);
+    Node a = g.parameter("a", t, Shape.of(40, 70));
+    Node b = g.parameter("b", t, Shape.of(40, 70));
     Node ia = g.parameter("ia", DType.I32, Shape.of(40, 70));
     Node ib = g.parameter("ib", DType.I32, Shape.of(40, 70));
     Node p = g.compare(a, b, d);
     Node q = g.compare(ia, ib, d);
-    Node mask = g.convert(p, DType.F32);
+    Node mask = g.convert(p, t);
     Node mixed = g.select(q, a, b);
     Node both = g.compare(p, q, Direction.EQ);
-    Node round = g.convert(g.convert(g.mul(a, g.full(a, 10)), DType.I32), DType.F32);
+    Node round = g.convert(g.convert(g.mul(a, g.full(a, 10)), DType.I32), t);
     Node selInt = g.select(p, ia, ib);
     matches(
         g.build(mask, mixed, both, round, selInt, p),
-        f32(-1, 1, 40, 70),
-        f32(-1, 1, 40, 70),
+        fl(t, -1, 1, 40, 70),
+        fl(t, -1, 1, 40, 70),
         Tensors.randomInts(rng, 3, 40, 70),
         Tensors.randomInts(rng, 3, 40, 70));
   }
 
-  @Test
-  void constantsAndIota() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void constantsAndIota(DType t) {
     GraphBuilder g = new GraphBuilder("leaves");
-    Node x = g.parameter("x", DType.F32, Shape.of(30, 50));
-    Node io0 = g.iota(DType.F32, Shape.of(30, 50), 0);
+    Node x = g.parameter("x", t, Shape.of(30, 50));
+    Node io0 = g.iota(t, Shape.of(30, 50), 0);
     Node io1 = g.iota(DType.I32, Shape.of(30, 50), 1);
-    Node c = g.constant(2.5, DType.F32, Shape.of(30, 50));
-    Node y = g.add(g.mul(x, c), g.add(io0, g.convert(io1, DType.F32)));
-    Node ninf = g.constant(Double.NEGATIVE_INFINITY, DType.F32, Shape.of(7));
-    matches(g.build(y, c, io1, ninf, g.constant(3, DType.I32, Shape.scalar())), f32(-1, 1, 30, 50));
+    Node c = g.constant(2.5, t, Shape.of(30, 50));
+    Node y = g.add(g.mul(x, c), g.add(io0, g.convert(io1, t)));
+    Node ninf = g.constant(Double.NEGATIVE_INFINITY, t, Shape.of(7));
+    matches(
+        g.build(y, c, io1, ninf, g.constant(3, DType.I32, Shape.scalar())), fl(t, -1, 1, 30, 50));
   }
 
-  @Test
-  void broadcastsFuseWithTheirConsumer() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void broadcastsFuseWithTheirConsumer(DType t) {
     GraphBuilder g = new GraphBuilder("broadcasts");
     Shape s = Shape.of(6, 33, 70);
-    Node x = g.parameter("x", DType.F32, s);
-    Node bias = g.parameter("bias", DType.F32, Shape.of(70));
-    Node rows = g.parameter("rows", DType.F32, Shape.of(6, 33));
-    Node mid = g.parameter("mid", DType.F32, Shape.of(6, 1, 70));
-    Node scalar = g.parameter("s", DType.F32, Shape.scalar());
+    Node x = g.parameter("x", t, s);
+    Node bias = g.parameter("bias", t, Shape.of(70));
+    Node rows = g.parameter("rows", t, Shape.of(6, 33));
+    Node mid = g.parameter("mid", t, Shape.of(6, 1, 70));
+    Node scalar = g.parameter("s", t, Shape.scalar());
     Node y = g.add(x, g.broadcastTo(bias, s));
     y = g.mul(y, g.broadcastInDim(rows, s, 0, 1));
     y = g.sub(y, g.broadcastInDim(mid, s, 0, 1, 2));
@@ -126,30 +142,36 @@ class CpuOpsTest {
     Node b2 = g.broadcastInDim(rows, Shape.of(6, 33, 2), 0, 1);
     matches(
         g.build(y, b2),
-        f32(-1, 1, 6, 33, 70),
-        f32(-1, 1, 70),
-        f32(-1, 1, 6, 33),
-        f32(-1, 1, 6, 1, 70),
-        f32(1, 2));
+        fl(t, -1, 1, 6, 33, 70),
+        fl(t, -1, 1, 70),
+        fl(t, -1, 1, 6, 33),
+        fl(t, -1, 1, 6, 1, 70),
+        fl(t, 1, 2));
   }
 
-  @Test
-  void reshapeTransposeSlice() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void reshapeTransposeSlice(DType t) {
     GraphBuilder g = new GraphBuilder("layout");
-    Node x = g.parameter("x", DType.F32, Shape.of(4, 9, 6, 8));
-    Node t = g.transpose(x, 2, 0, 3, 1);
-    Node r = g.reshape(t, 6, 4 * 8 * 9);
+    Node x = g.parameter("x", t, Shape.of(4, 9, 6, 8));
+    Node tr = g.transpose(x, 2, 0, 3, 1);
+    Node r = g.reshape(tr, 6, 4 * 8 * 9);
     Node sl = g.slice(x, new int[] {1, 2, 0, 1}, new int[] {4, 9, 6, 8}, new int[] {2, 3, 1, 2});
     Node tt = g.transpose(g.transpose(x, 1, 0, 2, 3), 3, 2, 1, 0);
     Node st = g.transpose(g.sliceAxis(x, 1, 3, 7), 1, 0, 2, 3);
     Node sum = g.add(g.exp(g.reshape(g.neg(x), 36, 48)), g.reshape(x, 36, 48));
-    matches(g.build(r, sl, tt, st, sum, g.reshape(x, 4 * 9 * 6 * 8)), f32(-1, 1, 4, 9, 6, 8));
+    matches(g.build(r, sl, tt, st, sum, g.reshape(x, 4 * 9 * 6 * 8)), fl(t, -1, 1, 4, 9, 6, 8));
   }
 
-  @Test
-  void reductions() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void reductions(DType t) {
     GraphBuilder g = new GraphBuilder("reduce");
-    Node x = g.parameter("x", DType.F32, Shape.of(5, 70, 33));
+    Node x = g.parameter("x", t, Shape.of(5, 70, 33));
     Node sq = g.mul(x, x);
     matches(
         g.build(
@@ -162,7 +184,7 @@ class CpuOpsTest {
             g.reduceMax(x, 0, 2),
             g.reduceSum(x, 0, 1, 2),
             g.reduceSum(g.transpose(x, 2, 1, 0), 1)),
-        f32(-2, 2, 5, 70, 33));
+        fl(t, -2, 2, 5, 70, 33));
     GraphBuilder h = new GraphBuilder("reduce_f64_i32");
     Node d = h.parameter("d", DType.F64, Shape.of(30, 40));
     Node i = h.parameter("i", DType.I32, Shape.of(30, 40));
@@ -172,22 +194,28 @@ class CpuOpsTest {
         Tensors.randomInts(rng, 1000, 30, 40));
   }
 
-  @Test
-  void bigRowReduceSplitsAcrossBlocks() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void bigRowReduceSplitsAcrossBlocks(DType t) {
     GraphBuilder g = new GraphBuilder("long_rows");
-    Node x = g.parameter("x", DType.F32, Shape.of(3, 100_000));
+    Node x = g.parameter("x", t, Shape.of(3, 100_000));
     matches(
         g.build(g.reduceSum(x, 1), g.reduceMax(g.neg(x), 1), g.reduceSum(x, 0)),
-        f32(0, 1, 3, 100_000));
+        fl(t, 0, 1, 3, 100_000));
   }
 
-  @Test
-  void concatenateAndDynamicSlices() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void concatenateAndDynamicSlices(DType t) {
     GraphBuilder g = new GraphBuilder("indexing");
-    Node a = g.parameter("a", DType.F32, Shape.of(3, 4, 5));
-    Node b = g.parameter("b", DType.F32, Shape.of(3, 2, 5));
-    Node cache = g.parameter("cache", DType.F32, Shape.of(2, 3, 16, 4));
-    Node upd = g.parameter("upd", DType.F32, Shape.of(2, 3, 1, 4));
+    Node a = g.parameter("a", t, Shape.of(3, 4, 5));
+    Node b = g.parameter("b", t, Shape.of(3, 2, 5));
+    Node cache = g.parameter("cache", t, Shape.of(2, 3, 16, 4));
+    Node upd = g.parameter("upd", t, Shape.of(2, 3, 1, 4));
     Node pos = g.parameter("pos", DType.I32, Shape.scalar());
     Node zero = g.constant(0, DType.I32, Shape.scalar());
     Node cat = g.concatenate(1, List.of(a, b, g.exp(a)));
@@ -198,44 +226,50 @@ class CpuOpsTest {
     // A constant operand is filled in place rather than stored and copied.
     Node fromZeros =
         g.dynamicUpdateSlice(
-            g.constant(0.5, DType.F32, Shape.of(2, 3, 16, 4)), upd, List.of(zero, pos, pos, zero));
+            g.constant(0.5, t, Shape.of(2, 3, 16, 4)), upd, List.of(zero, pos, pos, zero));
     Program3 p = new Program3(g, List.of(cat, cat0, updated, window, chained, fromZeros));
     for (int at : new int[] {0, 5, 15, 40, -3}) {
       matches(
           p.g.build(p.outs),
           CpuCheck.F32_TOL,
           List.of(
-              f32(-1, 1, 3, 4, 5),
-              f32(-1, 1, 3, 2, 5),
-              f32(-1, 1, 2, 3, 16, 4),
-              f32(-1, 1, 2, 3, 1, 4),
+              fl(t, -1, 1, 3, 4, 5),
+              fl(t, -1, 1, 3, 2, 5),
+              fl(t, -1, 1, 2, 3, 16, 4),
+              fl(t, -1, 1, 2, 3, 1, 4),
               Tensors.i32Scalar(at)));
     }
   }
 
   private record Program3(GraphBuilder g, List<Node> outs) {}
 
-  @Test
-  void gatherAndScatterAdd() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void gatherAndScatterAdd(DType t) {
     GraphBuilder g = new GraphBuilder("embed");
-    Node table = g.parameter("table", DType.F32, Shape.of(50, 16));
+    Node table = g.parameter("table", t, Shape.of(50, 16));
     Node ids = g.parameter("ids", DType.I32, Shape.of(4, 9));
     Node rows = g.gather(table, ids);
     Node back = g.scatterAdd(ids, g.mul(rows, rows), 50);
     Tensor.I32 id = Tensors.randomInts(rng, 50, 4, 9);
     id.data()[3] = -4;
     id.data()[7] = 77;
-    matches(g.build(rows, back), f32(-1, 1, 50, 16), id);
+    matches(g.build(rows, back), fl(t, -1, 1, 50, 16), id);
   }
 
-  @Test
-  void matrixProducts() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void matrixProducts(DType t) {
     GraphBuilder g = new GraphBuilder("dots");
-    Node x = g.parameter("x", DType.F32, Shape.of(3, 17, 40));
-    Node w = g.parameter("w", DType.F32, Shape.of(40, 23));
-    Node wt = g.parameter("wt", DType.F32, Shape.of(23, 40));
-    Node q = g.parameter("q", DType.F32, Shape.of(2, 4, 17, 8));
-    Node k = g.parameter("k", DType.F32, Shape.of(2, 4, 19, 8));
+    Node x = g.parameter("x", t, Shape.of(3, 17, 40));
+    Node w = g.parameter("w", t, Shape.of(40, 23));
+    Node wt = g.parameter("wt", t, Shape.of(23, 40));
+    Node q = g.parameter("q", t, Shape.of(2, 4, 17, 8));
+    Node k = g.parameter("k", t, Shape.of(2, 4, 19, 8));
     Node y1 = g.matmul(x, w);
     Node y2 = g.matmulTransposed(x, wt);
     Node scores =
@@ -259,24 +293,27 @@ class CpuOpsTest {
     Node bcast =
         g.matmul(
             g.broadcastTo(g.sliceAxis(w, 1, 0, 17), Shape.of(3, 40, 17)),
-            g.broadcastTo(g.scalar(2), Shape.of(17, 5)));
+            g.broadcastTo(g.constant(2, t, Shape.scalar()), Shape.of(17, 5)));
     matches(
         g.build(y1, y2, scores, scores2, dw, outer, vecs, bcast),
-        f32(-1, 1, 3, 17, 40),
-        f32(-1, 1, 40, 23),
-        f32(-1, 1, 23, 40),
-        f32(-1, 1, 2, 4, 17, 8),
-        f32(-1, 1, 2, 4, 19, 8));
+        fl(t, -1, 1, 3, 17, 40),
+        fl(t, -1, 1, 40, 23),
+        fl(t, -1, 1, 23, 40),
+        fl(t, -1, 1, 2, 4, 17, 8),
+        fl(t, -1, 1, 2, 4, 19, 8));
   }
 
-  @Test
-  void productsJustBelowAndAboveTheSmallGemmLimitMatch() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void productsJustBelowAndAboveTheSmallGemmLimitMatch(DType t) {
     // 2·16·32·32 = SmallGemm.MAX_FLOPS (Java loops); k = 33 goes to OpenBLAS; both layouts of B
     GraphBuilder g = new GraphBuilder("small_vs_blas");
-    Node a = g.parameter("a", DType.F32, Shape.of(4, 16, 32));
-    Node b = g.parameter("b", DType.F32, Shape.of(4, 32, 32));
-    Node a2 = g.parameter("a2", DType.F32, Shape.of(4, 16, 33));
-    Node b2 = g.parameter("b2", DType.F32, Shape.of(4, 32, 33));
+    Node a = g.parameter("a", t, Shape.of(4, 16, 32));
+    Node b = g.parameter("b", t, Shape.of(4, 32, 32));
+    Node a2 = g.parameter("a2", t, Shape.of(4, 16, 33));
+    Node b2 = g.parameter("b2", t, Shape.of(4, 32, 33));
     int[] batch = {0};
     matches(
         g.build(
@@ -284,31 +321,37 @@ class CpuOpsTest {
             g.dotGeneral(a, b, batch, batch, new int[] {2}, new int[] {2}),
             g.dotGeneral(b, a, batch, batch, new int[] {1}, new int[] {2}),
             g.dotGeneral(a2, b2, batch, batch, new int[] {2}, new int[] {2})),
-        f32(-1, 1, 4, 16, 32),
-        f32(-1, 1, 4, 32, 32),
-        f32(-1, 1, 4, 16, 33),
-        f32(-1, 1, 4, 32, 33));
+        fl(t, -1, 1, 4, 16, 32),
+        fl(t, -1, 1, 4, 32, 32),
+        fl(t, -1, 1, 4, 16, 33),
+        fl(t, -1, 1, 4, 32, 33));
   }
 
-  @Test
-  void largeProductSplitsAcrossWorkers() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void largeProductSplitsAcrossWorkers(DType t) {
     GraphBuilder g = new GraphBuilder("big_dot");
-    Node a = g.parameter("a", DType.F32, Shape.of(300, 256));
-    Node b = g.parameter("b", DType.F32, Shape.of(256, 190));
-    Node c = g.parameter("c", DType.F32, Shape.of(7, 256));
+    Node a = g.parameter("a", t, Shape.of(300, 256));
+    Node b = g.parameter("b", t, Shape.of(256, 190));
+    Node c = g.parameter("c", t, Shape.of(7, 256));
     matches(
         g.build(g.matmul(a, b), g.matmul(c, b)),
-        f32(-1, 1, 300, 256),
-        f32(-1, 1, 256, 190),
-        f32(-1, 1, 7, 256));
+        fl(t, -1, 1, 300, 256),
+        fl(t, -1, 1, 256, 190),
+        fl(t, -1, 1, 7, 256));
   }
 
-  @Test
-  void emptyShapes() {
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void emptyShapes(DType t) {
     GraphBuilder g = new GraphBuilder("empty");
-    Node x = g.parameter("x", DType.F32, Shape.of(0, 5));
-    Node a = g.parameter("a", DType.F32, Shape.of(3, 0));
-    Node b = g.parameter("b", DType.F32, Shape.of(0, 4));
+    Node x = g.parameter("x", t, Shape.of(0, 5));
+    Node a = g.parameter("a", t, Shape.of(3, 0));
+    Node b = g.parameter("b", t, Shape.of(0, 4));
     matches(
         g.build(
             g.exp(x),
@@ -316,9 +359,32 @@ class CpuOpsTest {
             g.reduceMax(x, 0),
             g.matmul(a, b),
             g.matmul(b, g.transpose(b, 1, 0))),
-        f32(-1, 1, 0, 5),
-        f32(-1, 1, 3, 0),
-        f32(-1, 1, 0, 4));
+        fl(t, -1, 1, 0, 5),
+        fl(t, -1, 1, 3, 0),
+        fl(t, -1, 1, 0, 4));
+  }
+
+  /**
+   * bf16 operands with an f32 result (the mixed-precision matmul): sgemm over the bf16 values, so
+   * f32 accumulation, against the reference's double sums at the f32 tolerance; on both gemm paths.
+   */
+  @Test
+  void bf16ProductsWithAnF32Result() {
+    GraphBuilder g = new GraphBuilder("dot_bf16_f32");
+    Node a = g.parameter("a", DType.BF16, Shape.of(300, 256));
+    Node b = g.parameter("b", DType.BF16, Shape.of(190, 256));
+    Node q = g.parameter("q", DType.BF16, Shape.of(2, 4, 17, 8));
+    int[] none = new int[0];
+    int[] hb = {0, 1};
+    Node big = g.dotGeneral(a, b, none, none, new int[] {1}, new int[] {1}, DType.F32);
+    Node small = g.dotGeneral(q, q, hb, hb, new int[] {3}, new int[] {3}, DType.F32);
+    List<Tensor> out =
+        matches(
+            g.build(big, small, g.convert(big, DType.BF16)),
+            fl(DType.BF16, -1, 1, 300, 256),
+            fl(DType.BF16, -1, 1, 190, 256),
+            fl(DType.BF16, -1, 1, 2, 4, 17, 8));
+    org.junit.jupiter.api.Assertions.assertEquals(DType.F32, out.get(0).dtype());
   }
 
   @Test

@@ -1,12 +1,17 @@
 package dev.javelin.backend.graph;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Op.BinaryKind;
 import dev.javelin.backend.graph.Op.Direction;
 import dev.javelin.backend.graph.Op.UnaryKind;
+import dev.javelin.backend.reference.ReferenceDevice;
 import dev.javelin.backend.testing.GradCheck;
+import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.Tensors;
 import java.util.List;
 import java.util.Random;
@@ -73,6 +78,46 @@ class OpGradientTest {
         (g, p) -> g.mul(g.convert(g.convert(p.get(0), DType.F32), DType.F64), p.get(0)),
         List.of(x(5)),
         GradCheck.Options.defaults().withEpsilon(1e-3).withTolerance(1e-5));
+  }
+
+  /**
+   * A bf16 matmul with an f32 result between f32 values (the mixed-precision layer): its gradients,
+   * through the convert and dot_general rules, match the all-f64 program's to bf16 accuracy. A
+   * cotangent left in f32, or sent back unconverted, fails to build or misses by far more.
+   */
+  @Test
+  void mixedPrecisionDotGradientsFollowTheF64Ones() {
+    Tensor x = Tensors.random(rng, DType.F32, 6, 40);
+    Tensor w = Tensors.random(rng, DType.F32, 9, 40);
+    List<Tensor> mixed = gradients(DType.BF16, x, w);
+    List<Tensor> exact = gradients(DType.F64, x, w);
+    for (int i = 0; i < 2; i++) {
+      assertEquals(DType.F32, mixed.get(i).dtype());
+      double rel = RelError.of(exact.get(i), mixed.get(i), null);
+      assertTrue(rel < 0.02, "gradient " + i + ": normwise error " + rel + " vs f64");
+      assertTrue(rel > 1e-5, "gradient " + i + " shows no bf16 rounding at all: " + rel);
+    }
+  }
+
+  /** ∂/∂(x, w) of sum(tanh(x·wᵀ)) with the product computed in {@code compute}, for f32 x, w. */
+  private static List<Tensor> gradients(DType compute, Tensor x, Tensor w) {
+    GraphBuilder g = new GraphBuilder("mixed_" + compute);
+    Node xp = g.parameter("x", DType.F32, x.shape());
+    Node wp = g.parameter("w", DType.F32, w.shape());
+    int[] none = new int[0];
+    DType result = compute == DType.BF16 ? DType.F32 : compute;
+    Node y =
+        g.dotGeneral(
+            g.convert(xp, compute),
+            g.convert(wp, compute),
+            none,
+            none,
+            new int[] {1},
+            new int[] {1},
+            result);
+    Node loss = g.reduceSum(g.tanh(g.convert(y, DType.F64)), 0, 1);
+    List<Node> grads = Autodiff.gradient(g, loss, List.of(xp, wp));
+    return ReferenceDevice.evaluate(g.build(grads), List.of(x, w));
   }
 
   @Test

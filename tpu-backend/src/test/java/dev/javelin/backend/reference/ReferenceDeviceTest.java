@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
@@ -49,6 +50,64 @@ class ReferenceDeviceTest {
       float expect = ex * yf + yf / 3f; // each op rounded to f32, as the device must
       assertEquals(expect, r[i], 0.0);
     }
+  }
+
+  @Test
+  void bf16OpsRoundOnceEach() {
+    GraphBuilder g = new GraphBuilder("ew_bf16");
+    Node x = g.parameter("x", DType.BF16, Shape.of(3));
+    Node y = g.parameter("y", DType.BF16, Shape.of(3));
+    Node out = g.add(g.mul(g.exp(x), y), g.div(y, g.full(y, 3)));
+    Tensor xs = new Tensor.BF16(Shape.of(3), new float[] {0, 1, -1});
+    Tensor ys = new Tensor.BF16(Shape.of(3), new float[] {1, 2, 3});
+    double[] r = run1(g, out, xs, ys);
+    for (int i = 0; i < 3; i++) {
+      double ex = Bf16.round(Math.exp(new double[] {0, 1, -1}[i]));
+      double yv = i + 1;
+      double expect = Bf16.round(Bf16.round(ex * yv) + (double) Bf16.round(yv / 3));
+      assertEquals(expect, r[i], 0.0);
+    }
+    // 1 + 2^-8 is a bf16 tie and goes to even; converting f32 to bf16 rounds to nearest even.
+    GraphBuilder h = new GraphBuilder("convert_bf16");
+    Node f = h.parameter("f", DType.F32, Shape.of(3));
+    float[] in = {1 + 0x1p-8f, 1 + 0x1.8p-8f, Float.NaN};
+    double[] c = run1(h, h.convert(f, DType.BF16), f32(in, 3));
+    assertEquals(1.0, c[0], 0.0);
+    assertEquals(1 + 0x1p-7, c[1], 0.0);
+    assertTrue(Double.isNaN(c[2]));
+  }
+
+  @Test
+  void bf16ProductsAccumulateInTheResultType() {
+    // 2 + 256 * 2^-8: a bf16 accumulator would stay at 2 (each term is under half an ulp of 2);
+    // the reference sums exactly and rounds once, to either result type.
+    int k = 257;
+    float[] a = new float[k];
+    float[] b = new float[k];
+    java.util.Arrays.fill(a, 0x1p-8f);
+    java.util.Arrays.fill(b, 1f);
+    a[0] = 2;
+    GraphBuilder g = new GraphBuilder("dot_bf16");
+    Node x = g.parameter("x", DType.BF16, Shape.of(k));
+    Node w = g.parameter("w", DType.BF16, Shape.of(k));
+    int[] none = new int[0];
+    int[] c = {0};
+    Node wide = g.dotGeneral(x, w, none, none, c, c, DType.F32);
+    Node narrow = g.dotGeneral(x, w, none, none, c, c);
+    List<Tensor> out =
+        ReferenceDevice.evaluate(
+            g.build(wide, narrow),
+            List.of(new Tensor.BF16(Shape.of(k), a), new Tensor.BF16(Shape.of(k), b)));
+    assertEquals(DType.F32, out.get(0).dtype());
+    assertEquals(DType.BF16, out.get(1).dtype());
+    assertEquals(3.0, out.get(0).getDouble(0), 0.0);
+    assertEquals(3.0, out.get(1).getDouble(0), 0.0); // the exact sum, rounded once
+    Node f = g.parameter("f", DType.F32, Shape.of(k));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> g.dotGeneral(f, f, none, none, c, c, DType.BF16));
+    assertTrue(
+        e.getMessage().contains("only bf16 operands may give an f32 result"), e.getMessage());
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Case;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Result;
+import dev.javelin.backend.testing.Tensors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,6 +123,7 @@ class StableHloXlaTest {
     double rel =
         switch (expected.dtype()) {
           case F32 -> F32_TOL;
+          case BF16 -> Tensors.BF16_TOL;
           case F64 -> F64_TOL;
           case I32, PRED -> 0;
         };

@@ -183,6 +183,7 @@ final class XlaCpuScript {
   }
 
   static byte[] toBytes(Tensor t) {
+    requireNotBf16(t.dtype());
     int n = t.shape().intSize();
     ByteBuffer b = ByteBuffer.allocate(n * t.dtype().byteSize()).order(ByteOrder.LITTLE_ENDIAN);
     if (t instanceof Tensor.F32 f) {
@@ -200,7 +201,16 @@ final class XlaCpuScript {
     return b.array();
   }
 
+  /** bf16 programs run on the xla:cpu device (XlaCpuDeviceTest), not through this script. */
+  private static void requireNotBf16(DType dtype) {
+    if (dtype == DType.BF16) {
+      throw new IllegalArgumentException(
+          "tools/stablehlo_run.py carries no bf16 tensors; run bf16 programs on xla:cpu");
+    }
+  }
+
   static Tensor fromBytes(byte[] bytes, DType dtype, Shape shape) {
+    requireNotBf16(dtype);
     int n = shape.intSize();
     if (bytes.length != n * dtype.byteSize()) {
       throw new IllegalStateException(
@@ -218,6 +228,7 @@ final class XlaCpuScript {
         b.asDoubleBuffer().get(a);
         yield new Tensor.F64(shape, a);
       }
+      case BF16 -> throw new AssertionError("checked above");
       case I32 -> {
         int[] a = new int[n];
         b.asIntBuffer().get(a);

@@ -3,6 +3,7 @@ package dev.javelin.backend.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
@@ -21,12 +22,12 @@ public final class Tensors {
   public static Tensor uniform(Random rng, DType dtype, Shape shape, double lo, double hi) {
     int n = shape.intSize();
     return switch (dtype) {
-      case F32 -> {
+      case F32, BF16 -> {
         float[] a = new float[n];
         for (int i = 0; i < n; i++) {
           a[i] = (float) (lo + (hi - lo) * rng.nextDouble());
         }
-        yield new Tensor.F32(shape, a);
+        yield dtype == DType.F32 ? new Tensor.F32(shape, a) : new Tensor.BF16(shape, a);
       }
       case F64 -> {
         double[] a = new double[n];
@@ -71,12 +72,12 @@ public final class Tensors {
     double[] d = toDoubles(t);
     return switch (dtype) {
       case F64 -> new Tensor.F64(t.shape(), d);
-      case F32 -> {
+      case F32, BF16 -> {
         float[] f = new float[d.length];
         for (int i = 0; i < d.length; i++) {
-          f[i] = (float) d[i];
+          f[i] = dtype == DType.F32 ? (float) d[i] : Bf16.round(d[i]);
         }
-        yield new Tensor.F32(t.shape(), f);
+        yield dtype == DType.F32 ? new Tensor.F32(t.shape(), f) : new Tensor.BF16(t.shape(), f);
       }
       case I32 -> {
         int[] a = new int[d.length];
@@ -129,6 +130,32 @@ public final class Tensors {
               actual.getDouble(worstAt),
               worst,
               tol));
+    }
+  }
+
+  /** Scaled error allowed for a bf16 value: four bf16 ulps of a value in [1, 2). */
+  public static final double BF16_TOL = 0x1p-5;
+
+  /**
+   * bf16 agreement of two devices that both round each op to bf16 but compute it in different
+   * precisions (double vs f32): nearly every element is bit-identical, and the few that differ (an
+   * f32 result on the other side of a bf16 rounding boundary, and what that feeds) are within
+   * {@link #BF16_TOL} scaled. Rounding that truncates, or an op left unrounded inside a chain,
+   * changes far more than {@code maxDiffering} of the elements and fails.
+   */
+  public static void assertBf16Agree(
+      Tensor expected, Tensor actual, double maxDiffering, String what) {
+    assertClose(expected, actual, BF16_TOL, what);
+    int n = expected.shape().intSize();
+    int differing = 0;
+    for (int i = 0; i < n; i++) {
+      differing += Double.compare(expected.getDouble(i), actual.getDouble(i)) == 0 ? 0 : 1;
+    }
+    if (differing > maxDiffering * n) {
+      fail(
+          String.format(
+              "%s: %d of %d bf16 elements differ from the reference (more than %.1f%%)",
+              what, differing, n, 100 * maxDiffering));
     }
   }
 

@@ -19,6 +19,7 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.reference.ReferenceDevice;
 import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.Tensors;
 import java.nio.file.Path;
@@ -28,6 +29,8 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Conformance of {@code xla:cpu} (a real PJRT plugin through the JNI shim) against the {@code cpu}
@@ -76,11 +79,14 @@ class XlaCpuDeviceTest {
     }
   }
 
-  @Test
-  void elementwiseAndReductions() {
-    GraphBuilder g = new GraphBuilder("elementwise");
-    Node x = g.parameter("x", DType.F32, Shape.of(4, 5));
-    Node y = g.parameter("y", DType.F32, Shape.of(4, 5));
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void elementwiseAndReductions(DType t) {
+    GraphBuilder g = new GraphBuilder("elementwise_" + t);
+    Node x = g.parameter("x", t, Shape.of(4, 5));
+    Node y = g.parameter("y", t, Shape.of(4, 5));
     Node e = g.add(g.mul(g.tanh(x), g.exp(y)), g.logistic(g.sub(x, y)));
     Node s = g.reduceSum(e, 1);
     Node m = g.reduceMax(g.div(x, g.add(g.abs(y), g.full(y, 1))), 0);
@@ -89,16 +95,19 @@ class XlaCpuDeviceTest {
     assertAgree(g.build(e, s, m, pick, cast, g.compare(x, y, Direction.LT)), 2);
   }
 
-  @Test
-  void layoutProductsAndIndexing() {
-    GraphBuilder g = new GraphBuilder("layout");
-    Node x = g.parameter("x", DType.F32, Shape.of(3, 4));
-    Node w = g.parameter("w", DType.F32, Shape.of(4, 6));
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void layoutProductsAndIndexing(DType t) {
+    GraphBuilder g = new GraphBuilder("layout_" + t);
+    Node x = g.parameter("x", t, Shape.of(3, 4));
+    Node w = g.parameter("w", t, Shape.of(4, 6));
     Node ids = g.parameter("ids", DType.I32, Shape.of(5));
     Node start = g.parameter("start", DType.I32, Shape.scalar());
     Node mm = g.matmul(x, w); // (3, 6)
-    Node t = g.transpose(mm, 1, 0); // (6, 3)
-    Node r = g.reshape(t, 2, 9);
+    Node tr = g.transpose(mm, 1, 0); // (6, 3)
+    Node r = g.reshape(tr, 2, 9);
     Node b = g.broadcastInDim(g.reduceSum(x, 1), Shape.of(3, 5), 0);
     Node gathered = g.gather(w, ids); // (5, 6)
     Node updated =
@@ -106,17 +115,20 @@ class XlaCpuDeviceTest {
             mm,
             g.sliceAxis(gathered, 0, 0, 2),
             List.of(start, g.constant(0, DType.I32, Shape.scalar())));
-    Node iota = g.iota(DType.F32, Shape.of(2, 3), 1);
+    Node iota = g.iota(t, Shape.of(2, 3), 1);
     assertAgree(g.build(mm, r, b, gathered, updated, iota), 3);
   }
 
-  @Test
-  void slicingScatterAndBatchedProducts() {
-    GraphBuilder g = new GraphBuilder("indexing");
-    Node x = g.parameter("x", DType.F32, Shape.of(2, 4, 3));
-    Node y = g.parameter("y", DType.F32, Shape.of(2, 3, 5));
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void slicingScatterAndBatchedProducts(DType t) {
+    GraphBuilder g = new GraphBuilder("indexing_" + t);
+    Node x = g.parameter("x", t, Shape.of(2, 4, 3));
+    Node y = g.parameter("y", t, Shape.of(2, 3, 5));
     Node ids = g.parameter("ids", DType.I32, Shape.of(6));
-    Node upd = g.parameter("upd", DType.F32, Shape.of(6, 3));
+    Node upd = g.parameter("upd", t, Shape.of(6, 3));
     Node start = g.parameter("start", DType.I32, Shape.scalar());
     Node zero = g.constant(0, DType.I32, Shape.scalar());
     Node bmm = g.dotGeneral(x, y, new int[] {0}, new int[] {0}, new int[] {2}, new int[] {1});
@@ -126,6 +138,28 @@ class XlaCpuDeviceTest {
     Node scattered = g.scatterAdd(ids, upd, 4); // ids >= 4 are dropped
     Node pw = g.pow(g.abs(upd), g.min(upd, g.full(upd, 2)));
     assertAgree(g.build(bmm, strided, cat, window, scattered, pw), 4);
+  }
+
+  /**
+   * The mixed-precision matmul: bf16 operands, f32 result (StableHLO dot_general with an f32 result
+   * type), against the reference's double sums at the f32 tolerance.
+   */
+  @Test
+  void bf16ProductsWithAnF32Result() {
+    GraphBuilder g = new GraphBuilder("dot_bf16_f32");
+    Node a = g.parameter("a", DType.BF16, Shape.of(30, 256));
+    Node b = g.parameter("b", DType.BF16, Shape.of(19, 256));
+    int[] none = new int[0];
+    Node y = g.dotGeneral(a, b, none, none, new int[] {1}, new int[] {1}, DType.F32);
+    Random rng = new Random(6);
+    List<Tensor> args =
+        List.of(Tensors.random(rng, DType.BF16, 30, 256), Tensors.random(rng, DType.BF16, 19, 256));
+    Program p = g.build(y, g.convert(y, DType.BF16));
+    List<Tensor> expected = ReferenceDevice.evaluate(p, args);
+    List<Tensor> actual = run(xla, p, args);
+    assertEquals(DType.F32, actual.get(0).dtype());
+    RelError.assertClose("f32 result", expected.get(0), actual.get(0), TOL);
+    Tensors.assertBf16Agree(expected.get(1), actual.get(1), 0.02, "rounded to bf16");
   }
 
   @Test
@@ -199,8 +233,11 @@ class XlaCpuDeviceTest {
     List<Tensor> expected = run(cpu, program, args);
     List<Tensor> actual = run(xla, program, args);
     assertEquals(expected.size(), actual.size());
+    boolean bf16 = program.parameters().stream().anyMatch(p -> p.dtype() == DType.BF16);
     for (int i = 0; i < expected.size(); i++) {
-      RelError.assertClose(program.name() + " output " + i, expected.get(i), actual.get(i), TOL);
+      // bf16: both devices round every op, but compute it differently (XLA fuses, cpu rounds each)
+      double tol = bf16 ? Tensors.BF16_TOL : TOL;
+      RelError.assertClose(program.name() + " output " + i, expected.get(i), actual.get(i), tol);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.javelin.trainer.engine;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
@@ -70,7 +71,7 @@ public final class PpoUpdater implements Trainer {
 
   private PpoUpdater(
       Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat, boolean own) {
-    this(device, initial, config, remat, LoraConfig.NONE, 0, own);
+    this(device, initial, config, remat, LoraConfig.NONE, 0, DType.F32, own);
   }
 
   /**
@@ -85,7 +86,23 @@ public final class PpoUpdater implements Trainer {
       Remat remat,
       LoraConfig lora,
       long loraSeed) {
-    this(device, initial, config, remat, lora, loraSeed, false);
+    this(device, initial, config, remat, lora, loraSeed, DType.F32, false);
+  }
+
+  /**
+   * As above with the policy's (and reference's) log-probs and train steps computing in {@code
+   * compute}: bf16 is mixed precision (a bf16 copy cast from the f32 weights in every program; f32
+   * weights, gradients and AdamW moments), VeRL's {@code param_dtype}.
+   */
+  public PpoUpdater(
+      Device device,
+      ModelCheckpoint initial,
+      TrainerConfig config,
+      Remat remat,
+      LoraConfig lora,
+      long loraSeed,
+      DType compute) {
+    this(device, initial, config, remat, lora, loraSeed, compute, false);
   }
 
   private PpoUpdater(
@@ -95,16 +112,17 @@ public final class PpoUpdater implements Trainer {
       Remat remat,
       LoraConfig lora,
       long loraSeed,
+      DType compute,
       boolean own) {
     this.ownedDevice = own ? device : null;
     this.config = config;
-    this.policy = PolicyModel.of(device, initial);
+    this.policy = PolicyModel.of(device, initial, compute);
     if (lora.enabled()) {
       policy.attachAdapters(lora, LoraAdapters.init(lora, initial.config(), loraSeed));
     }
     // Under LoRA the reference is the policy's own base weights: no second copy.
     this.reference =
-        config.useReference() && !lora.enabled() ? PolicyModel.of(device, initial) : null;
+        config.useReference() && !lora.enabled() ? PolicyModel.of(device, initial, compute) : null;
     this.optimizer = new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat);
   }
 

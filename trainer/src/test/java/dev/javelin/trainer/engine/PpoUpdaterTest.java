@@ -6,13 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.runtime.PolicyModel;
+import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
@@ -189,6 +192,42 @@ class PpoUpdaterTest {
         assertWeightsClose(referenceWeights, t.policyCheckpoint(), 2e-6);
       }
     }
+  }
+
+  /**
+   * VeRL's param_dtype=bf16. Old log-probs and the update's come from the same bf16 programs: an
+   * update that recomputes them matches an on-policy one that skips the pass (with old log-probs
+   * from f32 the ratio would be off by the bf16 error). The step follows the f32 one to bf16
+   * accuracy: measured grad norm 1e-3 relative; weights after one step at lr 1e-3 differ by at most
+   * 2e-4 (over 5e-5 for some embedding rows).
+   */
+  @Test
+  void bf16ComputeKeepsOldLogProbsConsistentAndFollowsF32() {
+    List<TrainSample> batch = Fixtures.batch(91, 2, 4);
+    AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
+    TrainerConfig base = Fixtures.config(8, 4);
+    TrainerConfig c =
+        new TrainerConfig(
+            1, 8, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+    try (PpoUpdater f32 = new PpoUpdater(device, INITIAL, c);
+        PpoUpdater recomputed = bf16(c);
+        PpoUpdater skipped = bf16(c)) {
+      Map<String, Double> a = grpoStep(f32, batch);
+      Map<String, Double> b = grpoStep(recomputed, batch);
+      Map<String, Double> s = skipped.update(batch);
+      assertEquals(b.get("actor/pg_loss"), s.get("actor/pg_loss"), 1e-6);
+      assertWeightsClose(recomputed.policyCheckpoint(), skipped.policyCheckpoint(), 1e-6);
+      // on-policy, so the ratio is 1 and pg_loss is -mean(A) in both precisions
+      assertEquals(a.get("actor/pg_loss"), b.get("actor/pg_loss"), 1e-6);
+      double norm = a.get("actor/grad_norm");
+      assertEquals(norm, b.get("actor/grad_norm"), 1e-2 * norm);
+      assertWeightsClose(f32.policyCheckpoint(), recomputed.policyCheckpoint(), 2e-4);
+    }
+  }
+
+  private static PpoUpdater bf16(TrainerConfig c) {
+    return new PpoUpdater(
+        device, INITIAL, c, PolicyOptimizer.defaultRemat(), LoraConfig.NONE, 0, DType.BF16);
   }
 
   @Test

@@ -1,6 +1,6 @@
 package dev.javelin.backend.checkpoint.gguf;
 
-import dev.javelin.backend.checkpoint.safetensors.Bf16;
+import dev.javelin.backend.Bf16;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 

@@ -1,5 +1,6 @@
 package dev.javelin.backend.checkpoint.safetensors;
 
+import dev.javelin.backend.Bf16;
 import dev.javelin.backend.Tensor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,7 +2,7 @@ package dev.javelin.backend.checkpoint.gguf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-import dev.javelin.backend.checkpoint.safetensors.Bf16;
+import dev.javelin.backend.Bf16;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;

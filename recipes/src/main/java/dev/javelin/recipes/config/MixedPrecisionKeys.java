@@ -1,0 +1,61 @@
+package dev.javelin.recipes.config;
+
+import dev.javelin.backend.DType;
+import java.util.Set;
+
+/**
+ * VeRL's mixed-precision keys, {@code actor_rollout_ref.actor.fsdp_config.mixed_precision.*}.
+ * {@code param_dtype} is the type the trainer's log-probs and train steps compute in: with bf16
+ * each step casts a bf16 copy from the f32 master weights, and the weights, gradients and AdamW
+ * moments stay f32 (norms, softmax, log-probs and the loss are computed in f32). Unset, it follows
+ * the device: bf16 on {@code tpu} and {@code xla:gpu}, whose matrix units run bf16, f32 elsewhere.
+ * {@code reduce_dtype} and {@code buffer_dtype} may only be fp32: gradients are summed and reduced
+ * in f32 here, and there are no FSDP buffers. The other {@code fsdp_config} keys have no effect
+ * ({@link VerlEngineKeys}).
+ */
+public final class MixedPrecisionKeys {
+  private static final String P = "actor_rollout_ref.actor.fsdp_config.mixed_precision.";
+  private static final Set<String> BF16 = Set.of("bf16", "bfloat16");
+  private static final Set<String> BF16_DEVICES = Set.of("tpu", "xla:gpu");
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec PARAM_DTYPE =
+      KEYS.optional(
+          P + "param_dtype",
+          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
+          "trainer compute type; default bf16 on tpu and xla:gpu, fp32 elsewhere");
+  public static final KeySpec REDUCE_DTYPE =
+      KEYS.of(
+          P + "reduce_dtype",
+          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
+          "fp32",
+          "gradient reduction type; fp32 only");
+  public static final KeySpec BUFFER_DTYPE =
+      KEYS.of(
+          P + "buffer_dtype",
+          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
+          "fp32",
+          "buffer type; fp32 only");
+
+  private MixedPrecisionKeys() {}
+
+  /** Declares the keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
+
+  /** What the trainer computes in (f32 or bf16), every key checked by name. */
+  public static DType computeDType(Settings s) {
+    Checks.require(
+        !BF16.contains(s.getString(REDUCE_DTYPE)),
+        REDUCE_DTYPE.name(),
+        "must be fp32: Javelin sums gradients and reduces norms, softmax and the loss in f32");
+    Checks.require(
+        !BF16.contains(s.getString(BUFFER_DTYPE)),
+        BUFFER_DTYPE.name(),
+        "must be fp32: there are no separate FSDP buffers here");
+    if (!s.isSet(PARAM_DTYPE)) {
+      return BF16_DEVICES.contains(s.getString(TrainerSection.DEVICE)) ? DType.BF16 : DType.F32;
+    }
+    return BF16.contains(s.getString(PARAM_DTYPE)) ? DType.BF16 : DType.F32;
+  }
+}
