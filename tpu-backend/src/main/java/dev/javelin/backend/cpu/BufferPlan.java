@@ -70,12 +70,13 @@ final class BufferPlan {
       if (kinds[w] == Kind.SLOT) {
         Node node = nodes.get(w);
         int size = node.shape().intSize();
-        if (kernel instanceof IndexKernels.DynamicUpdateSlice d
-            && kinds[owner[d.operand()]] == Kind.SLOT
-            && lastUse[owner[d.operand()]] == k
-            && owner[d.operand()] != owner[d.update()]) {
+        int operand = updatedOperand(kernel);
+        if (operand >= 0
+            && kinds[owner[operand]] == Kind.SLOT
+            && lastUse[owner[operand]] == k
+            && !readsOtherwise(kernel, owner, owner[operand])) {
           // The operand dies here: update it in place instead of copying it.
-          taken = owner[d.operand()];
+          taken = owner[operand];
           slotOf[w] = slotOf[taken];
         } else {
           slotOf[w] = pick(free, node.dtype(), size);
@@ -89,6 +90,27 @@ final class BufferPlan {
         }
       }
     }
+  }
+
+  /** The operand a kernel rewrites a part of (it may take over its slot), or -1. */
+  private static int updatedOperand(Kernel kernel) {
+    if (kernel instanceof IndexKernels.DynamicUpdateSlice d && d.constantOperand().isEmpty()) {
+      return d.operand();
+    } else if (kernel instanceof IndexKernels.UpdateSlots u) {
+      return u.operand();
+    }
+    return -1;
+  }
+
+  /** Whether the kernel reads the storage {@code base} through anything but its first input. */
+  private static boolean readsOtherwise(Kernel kernel, int[] owner, int base) {
+    int[] reads = kernel.reads();
+    for (int i = 1; i < reads.length; i++) {
+      if (owner[reads[i]] == base) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

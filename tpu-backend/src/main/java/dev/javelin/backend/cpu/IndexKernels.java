@@ -115,6 +115,44 @@ final class IndexKernels {
     }
   }
 
+  /**
+   * {@code update_slots}: the operand (B, outer, S, inner) with update (B, outer, 1, inner) row b
+   * written at index[b]; rows out of [0, S) are skipped. Copies the operand only when the plan did
+   * not let it update the operand's storage in place (it dies here).
+   */
+  record UpdateSlots(
+      int out, int operand, int update, int index, int rows, int outer, int slots, int inner)
+      implements Kernel {
+    @Override
+    public void run(Frame frame) {
+      Object dest = frame.values[out];
+      if (dest != frame.values[operand]) {
+        System.arraycopy(frame.values[operand], 0, dest, 0, rows * outer * slots * inner);
+      }
+      int[] at = (int[]) frame.values[index];
+      Object src = frame.values[update];
+      for (int b = 0; b < rows; b++) {
+        if (at[b] < 0 || at[b] >= slots) {
+          continue;
+        }
+        for (int o = 0; o < outer; o++) {
+          int from = (b * outer + o) * inner;
+          System.arraycopy(src, from, dest, ((b * outer + o) * slots + at[b]) * inner, inner);
+        }
+      }
+    }
+
+    @Override
+    public int[] reads() {
+      return new int[] {operand, update, index};
+    }
+
+    @Override
+    public int writes() {
+      return out;
+    }
+  }
+
   /** Row gather: table (rows, row...) by ids S into S + (row...). */
   record Gather(int out, int table, int ids, int rows, int rowSize, int count) implements Kernel {
     @Override

@@ -76,6 +76,22 @@ final class Planner {
           in.get(1).shape(),
           n.dtype(),
           constant ? OptionalDouble.of(((Op.Constant) base.op()).value()) : OptionalDouble.empty());
+    } else if (op instanceof Op.UpdateSlots u) {
+      Shape s = n.shape();
+      int outer = 1;
+      for (int i = 1; i < u.axis(); i++) {
+        outer *= s.dim(i);
+      }
+      int inner = s.intSize() / Math.max(1, s.dim(0) * outer * s.dim(u.axis()));
+      return new IndexKernels.UpdateSlots(
+          out,
+          fusion.index(n.input(0)),
+          fusion.index(n.input(1)),
+          fusion.index(n.input(2)),
+          s.dim(0),
+          outer,
+          s.dim(u.axis()),
+          inner);
     } else if (op instanceof Op.Gather) {
       Node table = n.input(0);
       int rows = table.shape().dim(0);

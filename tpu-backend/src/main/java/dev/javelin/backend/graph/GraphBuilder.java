@@ -446,6 +446,30 @@ public final class GraphBuilder {
     return add(new Op.DynamicSlice(sizes.clone()), in, Shape.of(sizes), operand.dtype());
   }
 
+  /**
+   * {@code operand} with {@code update}'s row b written at {@code index[b]} along {@code axis}
+   * (rows whose index is outside the axis are left unchanged); see {@link Op.UpdateSlots}.
+   */
+  public Node updateSlots(Node operand, Node update, Node index, int axis) {
+    requireSameType(operand, update, "update_slots");
+    Shape o = operand.shape();
+    Shape u = update.shape();
+    if (axis < 1 || axis >= o.rank() || u.rank() != o.rank() || u.dim(axis) != 1) {
+      throw new IllegalArgumentException(
+          "update_slots: update " + u + " must be " + o + " with 1 at axis " + axis);
+    }
+    for (int i = 0; i < o.rank(); i++) {
+      if (i != axis && u.dim(i) != o.dim(i)) {
+        throw new IllegalArgumentException("update_slots: update " + u + " does not fit " + o);
+      }
+    }
+    if (index.dtype() != DType.I32 || !index.shape().equals(Shape.of(o.dim(0)))) {
+      throw new IllegalArgumentException(
+          "update_slots: index must be i32 (" + o.dim(0) + "), got " + index);
+    }
+    return add(new Op.UpdateSlots(axis), List.of(operand, update, index), o, operand.dtype());
+  }
+
   /** Embedding lookup: table (N, D...) gathered by integer ids S gives S + (D...). */
   public Node gather(Node table, Node ids) {
     if (ids.dtype() != DType.I32) {

@@ -77,6 +77,15 @@ public sealed interface Op {
   record DynamicSlice(int[] sizes) implements Op {}
 
   /**
+   * Writes one entry per batch row: operand 0 (B, ..., S at {@code axis}, ...), operand 1 the
+   * update (B, ..., 1 at {@code axis}, ...), operand 2 i32 indices (B); row b of the update goes to
+   * index[b] along {@code axis} of row b. A row whose index is outside [0, S) is left unchanged.
+   * The KV-cache write of a decode step, where every row is at its own position. {@code
+   * stablehlo.scatter} with a replacing update computation.
+   */
+  record UpdateSlots(int axis) implements Op {}
+
+  /**
    * Row gather for embeddings: operand 0 is a table (N, D...), operand 1 integer ids of any shape
    * S; the result is S + (D...). Ids are clamped into [0, N). {@code stablehlo.gather}.
    */

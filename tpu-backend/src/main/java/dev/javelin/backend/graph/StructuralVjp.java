@@ -42,6 +42,11 @@ final class StructuralVjp {
       List<Node> starts = y.inputs().subList(2, y.inputs().size());
       out[0] = need[0] ? g.dynamicUpdateSlice(dy, g.full(update, 0), starts) : null;
       out[1] = need[1] ? g.dynamicSlice(dy, starts, update.shape().dims()) : null;
+    } else if (op instanceof Op.UpdateSlots u) {
+      Node update = y.input(1);
+      Node index = y.input(2);
+      out[0] = need[0] ? g.updateSlots(dy, g.full(update, 0), index, u.axis()) : null;
+      out[1] = need[1] ? slotsOf(g, dy, index, u.axis(), update.shape()) : null;
     } else if (op instanceof Op.DynamicSlice) {
       List<Node> starts = y.inputs().subList(1, y.inputs().size());
       out[0] = g.dynamicUpdateSlice(g.full(x, 0), dy, starts);
@@ -53,6 +58,18 @@ final class StructuralVjp {
     } else {
       throw new UnsupportedOperationException("no VJP rule for " + y);
     }
+  }
+
+  /**
+   * The entries of x at index[b] along {@code axis} of each row b, shaped like the update (zero for
+   * an out-of-range index): a one-hot mask summed over the axis, as the transpose of the write.
+   */
+  private static Node slotsOf(GraphBuilder g, Node x, Node index, int axis, Shape update) {
+    Shape s = x.shape();
+    Node slot = g.iota(DType.I32, s, axis);
+    Node at = g.broadcastInDim(index, s, 0);
+    Node picked = g.select(g.compare(slot, at, Direction.EQ), x, g.full(x, 0));
+    return g.reshape(g.reduceSum(picked, axis), update);
   }
 
   /** Sums ȳ over the dimensions a broadcast added or stretched, back to the operand shape. */

@@ -47,15 +47,19 @@ public final class SlotPrograms {
     Node one = g.constant(1, DType.F32, bs);
     Node zero = g.constant(0, DType.F32, bs);
     Node visible = g.select(g.compare(slots, pos, Direction.LE), one, zero); // (B, S)
-    Node active = g.broadcastInDim(g.reshape(in.mask(), b), bs, 0); // (B, S)
-    Node hit = g.mul(g.select(g.compare(slots, pos, Direction.EQ), one, zero), active);
-    Node writeAt = g.compare(hit, g.full(hit, 0.5), Direction.GT); // (B, S) PRED
-    Node write4 = g.broadcastInDim(writeAt, cacheShape, 0, 2); // (B, Hkv, S, Dh)
+    // Each active row writes its token's keys and values at its own position; an idle row's index
+    // is S, outside the cache, so it writes nothing. One scatter per cache touches B slots where a
+    // full-cache select read and rewrote all B·S of them (as much as the attention itself).
+    Node active =
+        g.compare(g.reshape(in.mask(), b), g.constant(0.5, DType.F32, Shape.of(b)), Direction.GT);
+    Node at =
+        g.select(
+            active, g.reshape(in.positions(), b), g.constant(s, DType.I32, Shape.of(b))); // (B)
     List<Node> cacheOut = new ArrayList<>();
     KvPolicy update =
         (layer, k, v) -> {
-          Node kc = g.select(write4, spread(g, k, cacheShape), cacheIn.get(2 * layer));
-          Node vc = g.select(write4, spread(g, v, cacheShape), cacheIn.get(2 * layer + 1));
+          Node kc = g.updateSlots(cacheIn.get(2 * layer), k, at, 2);
+          Node vc = g.updateSlots(cacheIn.get(2 * layer + 1), v, at, 2);
           cacheOut.add(kc);
           cacheOut.add(vc);
           return new KvPolicy.Kv(kc, vc);
@@ -157,11 +161,5 @@ public final class SlotPrograms {
 
   private static Shape cacheShape(ModelConfig c, int b, int s) {
     return Shape.of(b, c.kvHeads(), s, c.headDim());
-  }
-
-  /** One token's keys or values (B, Hkv, 1, Dh) repeated over the S cache slots. */
-  private static Node spread(GraphBuilder g, Node x, Shape cacheShape) {
-    Node squeezed = g.reshape(x, cacheShape.dim(0), cacheShape.dim(1), cacheShape.dim(3));
-    return g.broadcastInDim(squeezed, cacheShape, 0, 1, 3);
   }
 }

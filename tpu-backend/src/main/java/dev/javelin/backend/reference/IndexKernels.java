@@ -25,6 +25,21 @@ final class IndexKernels {
     return new Value(operand.dtype(), operand.shape(), out);
   }
 
+  /** Row b of update written at index[b] along axis of row b; out-of-range rows skipped. */
+  static Value updateSlots(Value operand, Value update, Value index, int axis) {
+    double[] out = operand.data().clone();
+    for (int i = 0; i < update.data().length; i++) {
+      int[] c = Coords.unravel(update.shape(), i);
+      int at = (int) index.get(c[0]);
+      if (at < 0 || at >= operand.shape().dim(axis)) {
+        continue;
+      }
+      c[axis] = at;
+      out[Coords.ravel(operand.shape(), c)] = update.get(i);
+    }
+    return new Value(operand.dtype(), operand.shape(), out);
+  }
+
   static Value dynamicSlice(Value operand, List<Value> starts, Shape out) {
     int[] s = clampedStarts(operand.shape(), out, starts);
     Value r = Value.zeros(operand.dtype(), out);

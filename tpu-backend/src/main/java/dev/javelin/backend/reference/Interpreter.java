@@ -75,6 +75,8 @@ final class Interpreter {
       return IndexKernels.dynamicUpdateSlice(in.get(0), in.get(1), in.subList(2, in.size()));
     } else if (op instanceof Op.DynamicSlice) {
       return IndexKernels.dynamicSlice(in.get(0), in.subList(1, in.size()), n.shape());
+    } else if (op instanceof Op.UpdateSlots u) {
+      return IndexKernels.updateSlots(in.get(0), in.get(1), in.get(2), u.axis());
     } else if (op instanceof Op.Gather) {
       return IndexKernels.gather(in.get(0), in.get(1), n.shape());
     } else if (op instanceof Op.ScatterAdd) {

@@ -6,6 +6,8 @@ import static dev.javelin.backend.stablehlo.FunctionBody.i64Array;
 import static dev.javelin.backend.stablehlo.FunctionBody.scalarType;
 import static dev.javelin.backend.stablehlo.FunctionBody.type;
 
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import java.util.stream.IntStream;
@@ -52,6 +54,85 @@ final class IndexingOps {
             + f.operands(n)
             + " : "
             + functionalType(n));
+  }
+
+  /**
+   * {@link Op.UpdateSlots} as a scatter: indices (B, 2) = [b, index[b]] address dimensions 0 and
+   * the axis, both inserted window dims, so each update row, reshaped without them, is one window.
+   * XLA drops an update whose index is out of bounds, which is the op's contract for such rows.
+   */
+  static void updateSlots(Node n, Op.UpdateSlots op, FunctionBody f) {
+    Node update = n.input(1);
+    Node index = n.input(2);
+    int b = n.shape().dim(0);
+    int rank = n.shape().rank();
+    String col = Shape.of(b, 1).mlirType(DType.I32);
+    String pair = Shape.of(b, 2).mlirType(DType.I32);
+    int[] window = new int[rank - 2];
+    for (int i = 1, w = 0; i < rank; i++) {
+      if (i != op.axis()) {
+        window[w++] = update.shape().dim(i);
+      }
+    }
+    String windows =
+        Shape.of(IntStream.concat(IntStream.of(b), IntStream.of(window)).toArray())
+            .mlirType(n.dtype());
+    String at = f.fresh("at");
+    String rows = f.fresh("rows");
+    String ids = f.fresh("ids");
+    String rowsOf = f.fresh("upd");
+    f.line(at + " = stablehlo.reshape " + f.name(index) + " : (" + type(index) + ") -> " + col);
+    f.line(rows + " = stablehlo.iota dim = 0 : " + col);
+    f.line(
+        ids
+            + " = stablehlo.concatenate "
+            + rows
+            + ", "
+            + at
+            + ", dim = 1 : ("
+            + col
+            + ", "
+            + col
+            + ") -> "
+            + pair);
+    f.line(
+        rowsOf
+            + " = stablehlo.reshape "
+            + f.name(update)
+            + " : ("
+            + type(update)
+            + ") -> "
+            + windows);
+    String scalar = scalarType(n.dtype());
+    String old = f.fresh("old");
+    String fresh = f.fresh("new");
+    f.line(
+        f.name(n)
+            + " = \"stablehlo.scatter\"("
+            + f.name(n.input(0))
+            + ", "
+            + ids
+            + ", "
+            + rowsOf
+            + ") ({");
+    f.regionLine("^bb0(" + old + ": " + scalar + ", " + fresh + ": " + scalar + "):");
+    f.regionLine("  stablehlo.return " + fresh + " : " + scalar);
+    f.line(
+        "}) {indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<"
+            + "update_window_dims = "
+            + dims(IntStream.rangeClosed(1, rank - 2).toArray())
+            + ", inserted_window_dims = [0, "
+            + op.axis()
+            + "], scatter_dims_to_operand_dims = [0, "
+            + op.axis()
+            + "], index_vector_dim = 1>, unique_indices = true} : ("
+            + type(n)
+            + ", "
+            + pair
+            + ", "
+            + windows
+            + ") -> "
+            + type(n));
   }
 
   /**

@@ -104,6 +104,8 @@ public final class StableHloPrinter {
       IndexingOps.dynamicSlice(n, d, f);
     } else if (op instanceof Op.DynamicUpdateSlice) {
       IndexingOps.dynamicUpdateSlice(n, f);
+    } else if (op instanceof Op.UpdateSlots u) {
+      IndexingOps.updateSlots(n, u, f);
     } else if (op instanceof Op.Gather) {
       IndexingOps.gather(n, f);
     } else if (op instanceof Op.ScatterAdd) {

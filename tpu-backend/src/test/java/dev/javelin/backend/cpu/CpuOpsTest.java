@@ -259,6 +259,31 @@ class CpuOpsTest {
     matches(g.build(rows, back), fl(t, -1, 1, 50, 16), id);
   }
 
+  /**
+   * Per-row slot writes (the decode step's KV cache update), once from an argument (copied) and
+   * once from a value that dies at the write (updated in place), with rows out of range skipped.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void updateSlots(DType t) {
+    GraphBuilder g = new GraphBuilder("slots_" + t);
+    Node cache = g.parameter("cache", t, Shape.of(4, 2, 6, 3));
+    Node upd = g.parameter("upd", t, Shape.of(4, 2, 1, 3));
+    Node at = g.parameter("at", DType.I32, Shape.of(4));
+    Node once = g.updateSlots(cache, upd, at, 2);
+    Node doubled = g.add(cache, cache);
+    Node inPlace = g.updateSlots(doubled, g.mul(upd, upd), at, 2);
+    Node again = g.updateSlots(inPlace, upd, g.add(at, g.constant(1, DType.I32, Shape.of(4))), 2);
+    Tensor.I32 rows = Tensor.ofInts(new int[] {5, 0, 6, -1}, 4);
+    matches(
+        g.build(once, g.reduceSum(again, 2), again),
+        fl(t, -1, 1, 4, 2, 6, 3),
+        fl(t, -1, 1, 4, 2, 1, 3),
+        rows);
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = DType.class,

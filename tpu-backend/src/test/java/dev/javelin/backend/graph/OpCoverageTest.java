@@ -31,6 +31,7 @@ class OpCoverageTest {
           "Slice",
           "Concatenate",
           "DynamicUpdateSlice",
+          "UpdateSlots",
           "DynamicSlice",
           "Gather",
           "ScatterAdd");

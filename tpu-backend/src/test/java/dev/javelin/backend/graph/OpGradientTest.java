@@ -236,6 +236,14 @@ class OpGradientTest {
   }
 
   @Test
+  void updateSlotsSkipsOutOfRangeRows() {
+    GradCheck.check(
+        "update_slots",
+        (g, p) -> g.updateSlots(p.get(0), p.get(1), p.get(2), 2),
+        List.of(x(4, 2, 5, 3), x(4, 2, 1, 3), ints(new int[] {3, 5, 0, -1}, 4)));
+  }
+
+  @Test
   void dynamicSlice() {
     GradCheck.check(
         "ds",

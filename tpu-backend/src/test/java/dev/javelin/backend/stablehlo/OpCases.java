@@ -214,6 +214,17 @@ final class OpCases {
         Tensors.i32Scalar(9),
         Tensors.i32Scalar(-2));
 
+    g = new GraphBuilder("update_slots");
+    Node slots = g.parameter("cache", DType.F32, Shape.of(3, 2, 5, 4));
+    Node tok = g.parameter("token", DType.F32, Shape.of(3, 2, 1, 4));
+    Node where = g.parameter("at", DType.I32, Shape.of(3));
+    add(
+        g,
+        List.of(g.updateSlots(slots, tok, where, 2)),
+        f32(3, 2, 5, 4),
+        f32(3, 2, 1, 4),
+        Tensor.ofInts(new int[] {4, 5, 0}, 3));
+
     g = new GraphBuilder("gather_scatter");
     Node table = g.parameter("table", DType.F32, Shape.of(7, 4));
     Node ids = g.parameter("ids", DType.I32, Shape.of(2, 3));

@@ -140,6 +140,31 @@ class XlaCpuDeviceTest {
     assertAgree(g.build(bmm, strided, cat, window, scattered, pw), 4);
   }
 
+  /** Per-row slot writes lower to a scatter that drops the rows whose index is out of range. */
+  @ParameterizedTest
+  @EnumSource(
+      value = DType.class,
+      names = {"F32", "BF16"})
+  void updateSlotsSkipsRowsOutOfRange(DType t) {
+    GraphBuilder g = new GraphBuilder("slots_" + t);
+    Node cache = g.parameter("cache", t, Shape.of(5, 2, 7, 3));
+    Node upd = g.parameter("upd", t, Shape.of(5, 2, 1, 3));
+    Node at = g.parameter("at", DType.I32, Shape.of(5));
+    Node out = g.updateSlots(cache, upd, at, 2);
+    Random rng = new Random(8);
+    List<Tensor> args =
+        List.of(
+            Tensors.random(rng, t, 5, 2, 7, 3),
+            Tensors.random(rng, t, 5, 2, 1, 3),
+            Tensor.ofInts(new int[] {6, 0, 7, -1, 3}, 5));
+    assertAgree(g.build(out, g.reduceSum(g.mul(out, out), 2)), args);
+    Tensors.assertClose(
+        ReferenceDevice.evaluate(g.build(out), args).get(0),
+        run(xla, g.build(out), args).get(0),
+        0,
+        "slot writes are copies");
+  }
+
   /**
    * The mixed-precision matmul: bf16 operands, f32 result (StableHLO dot_general with an f32 result
    * type), against the reference's double sums at the f32 tolerance.
