@@ -5,13 +5,16 @@ import dev.javelin.backend.graph.Node;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Where each materialised value lives: the caller's argument, a fresh output array, or one of a
  * small set of slots reused across the program (liveness analysis, best-fit by capacity), taken
  * from the device's bounded array pool for each run and given back after it. A {@code
- * dynamic_update_slice} whose operand dies at it takes over the operand's slot and skips the copy.
+ * dynamic_update_slice} (or slot write) whose operand dies at it takes over the operand's slot and
+ * skips the copy; one whose result is an output aliased to a donated argument that dies there
+ * writes into that argument's array (a decode step's KV cache, updated in place).
  */
 final class BufferPlan {
 
@@ -26,11 +29,25 @@ final class BufferPlan {
 
   final Kind[] kinds;
   final int[] slotOf;
+
+  /** Per value: the donated parameter value whose array an output takes over, else -1. */
+  final int[] reusesArgument;
+
   final List<DType> slotTypes = new ArrayList<>();
   final List<Integer> slotSizes = new ArrayList<>();
 
-  BufferPlan(List<Node> nodes, Fusion fusion, List<Kernel> kernels, Set<Integer> outputs) {
+  /**
+   * @param donated output value to the parameter value it may overwrite
+   */
+  BufferPlan(
+      List<Node> nodes,
+      Fusion fusion,
+      List<Kernel> kernels,
+      Set<Integer> outputs,
+      Map<Integer, Integer> donated) {
     int n = nodes.size();
+    reusesArgument = new int[n];
+    Arrays.fill(reusesArgument, -1);
     kinds = new Kind[n];
     slotOf = new int[n];
     Arrays.fill(slotOf, -1);
@@ -59,6 +76,20 @@ final class BufferPlan {
       }
     }
     assignSlots(nodes, kernels, owner, lastUse);
+    for (int k = 0; k < kernels.size(); k++) {
+      Kernel kernel = kernels.get(k);
+      int w = kernel.writes();
+      int operand = updatedOperand(kernel);
+      Integer param = donated.get(w);
+      if (operand >= 0
+          && param != null
+          && kinds[w] == Kind.OUTPUT
+          && owner[operand] == param
+          && lastUse[param] == k
+          && !readsOtherwise(kernel, owner, param)) {
+        reusesArgument[w] = param;
+      }
+    }
   }
 
   private void assignSlots(List<Node> nodes, List<Kernel> kernels, int[] owner, int[] lastUse) {

@@ -84,6 +84,20 @@ final class CpuBuffer implements DeviceBuffer {
     }
   }
 
+  /**
+   * Ends this buffer without returning its array to the pool: a run that was donated the buffer
+   * handed the array on as one of its outputs. Closing it later is a no-op.
+   */
+  synchronized Object consume() {
+    Object array = array();
+    closed = true;
+    if (mirror != null) {
+      mirror.close();
+      mirror = null;
+    }
+    return array;
+  }
+
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException("cpu buffer " + tensor.describe() + " is closed");

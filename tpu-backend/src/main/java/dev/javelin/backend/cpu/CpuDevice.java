@@ -2,6 +2,7 @@ package dev.javelin.backend.cpu;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
@@ -56,7 +57,17 @@ public final class CpuDevice implements Device {
 
   @Override
   public Executable compile(Program program) {
-    return new CpuExecutable(program, parallel, pool, profile);
+    return new CpuExecutable(program, Donation.none(), parallel, pool, profile);
+  }
+
+  /**
+   * Honours a donation where the output is an in-place update of its donated argument (a slot or
+   * dynamic-update-slice write whose operand dies there): the run writes into the argument's array
+   * and consumes the argument. Other donations are ignored (the argument stays intact).
+   */
+  @Override
+  public Executable compile(Program program, Donation donation) {
+    return new CpuExecutable(program, donation.validate(program), parallel, pool, profile);
   }
 
   @Override
@@ -83,7 +94,7 @@ public final class CpuDevice implements Device {
    * operand is read.
    */
   public String explain(Program program) {
-    CpuExecutable e = new CpuExecutable(program, parallel, pool, profile);
+    CpuExecutable e = new CpuExecutable(program, Donation.none(), parallel, pool, profile);
     try {
       return e.describe();
     } finally {

@@ -1,12 +1,16 @@
 package dev.javelin.backend.cpu;
 
 import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,7 +29,12 @@ final class CpuExecutable implements Executable {
   private final KernelProfile profile;
   private String[] traceKeys;
 
-  CpuExecutable(Program program, Parallel parallel, ArrayPool pool, KernelProfile profile) {
+  CpuExecutable(
+      Program program,
+      Donation donation,
+      Parallel parallel,
+      ArrayPool pool,
+      KernelProfile profile) {
     this.pool = pool;
     this.profile = profile;
     this.program = program;
@@ -39,7 +48,17 @@ final class CpuExecutable implements Executable {
     for (int v : outputValues) {
       outs.add(v);
     }
-    this.plan = new BufferPlan(nodes, fusion, kernels, outs);
+    Map<Integer, Integer> donated = new HashMap<>();
+    donation
+        .aliases()
+        .forEach(
+            (p, o) -> {
+              int out = outputValues[o];
+              if (Arrays.stream(outputValues).filter(v -> v == out).count() == 1) {
+                donated.put(out, parameterValues[p]);
+              }
+            });
+    this.plan = new BufferPlan(nodes, fusion, kernels, outs, donated);
   }
 
   @Override
@@ -56,9 +75,11 @@ final class CpuExecutable implements Executable {
     // hold their intermediates for ever.
     Object[] slots = takeSlots();
     try {
-      bindStorage(frame, slots);
+      List<CpuBuffer> consumed = bindStorage(frame, slots);
       runKernels(frame);
-      return collectOutputs(frame);
+      List<DeviceBuffer> out = collectOutputs(frame);
+      consumed.forEach(CpuBuffer::consume);
+      return out;
     } finally {
       for (int s = 0; s < slots.length; s++) {
         pool.give(plan.slotTypes.get(s), plan.slotSizes.get(s), slots[s]);
@@ -152,17 +173,36 @@ final class CpuExecutable implements Executable {
     }
   }
 
-  private void bindStorage(Frame frame, Object[] slots) {
+  /** Binds slots and output arrays; returns the donated arguments whose arrays became outputs. */
+  private List<CpuBuffer> bindStorage(Frame frame, Object[] slots) {
+    List<CpuBuffer> consumed = new ArrayList<>();
     for (int v = 0; v < nodes.size(); v++) {
       switch (plan.kinds[v]) {
         case SLOT -> frame.values[v] = slots[plan.slotOf[v]];
         case OUTPUT -> {
-          Node n = nodes.get(v);
-          frame.values[v] = pool.take(n.dtype(), n.shape().intSize());
+          int p = plan.reusesArgument[v];
+          if (p >= 0 && boundOnce(frame, p)) {
+            frame.values[v] = frame.values[p];
+            consumed.add(frame.arguments[p]);
+          } else {
+            Node n = nodes.get(v);
+            frame.values[v] = pool.take(n.dtype(), n.shape().intSize());
+          }
         }
         default -> {}
       }
     }
+    return consumed;
+  }
+
+  /** Whether parameter value p's array is bound to no other parameter (it is safe to overwrite). */
+  private boolean boundOnce(Frame frame, int p) {
+    for (int q : parameterValues) {
+      if (q != p && frame.values[q] == frame.values[p]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The kernels in order, one per line: what fused with what, and how products are laid out. */
