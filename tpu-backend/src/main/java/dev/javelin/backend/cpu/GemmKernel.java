@@ -214,6 +214,13 @@ final class GemmKernel implements Kernel {
     return out;
   }
 
+  /** Products by path and shape, so a profile tells the attention's small ones from the BLAS. */
+  @Override
+  public String profileKey() {
+    String path = 2L * m * n * k <= SmallGemm.MAX_FLOPS ? "small" : "blas";
+    return "GemmKernel " + path + " " + a.batch + "x(" + m + "x" + k + " . " + k + "x" + n + ")";
+  }
+
   @Override
   public String toString() {
     return "Gemm[%" + out + " = " + a + " x " + b + "]";

@@ -13,4 +13,9 @@ interface Kernel {
 
   /** The value position this kernel writes. */
   int writes();
+
+  /** The row this kernel's time is added to in a {@link KernelProfile}: its kind by default. */
+  default String profileKey() {
+    return getClass().getSimpleName();
+  }
 }

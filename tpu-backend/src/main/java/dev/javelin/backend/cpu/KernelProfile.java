@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Wall time per kernel kind (Gemm, Fused, Reduce, ...), collected only while enabled, so that a
- * benchmark can report the share of a train step spent in matrix products.
+ * Wall time per kernel kind (Gemm by path and shape, Fused, Reduce, ...), collected only while
+ * enabled, so that a benchmark can report the share of a train step spent in matrix products.
  */
 final class KernelProfile {
   private final Map<String, LongAdder> nanos = new ConcurrentHashMap<>();
@@ -22,7 +22,7 @@ final class KernelProfile {
   }
 
   void add(Kernel k, long ns) {
-    nanos.computeIfAbsent(k.getClass().getSimpleName(), x -> new LongAdder()).add(ns);
+    nanos.computeIfAbsent(k.profileKey(), x -> new LongAdder()).add(ns);
   }
 
   /** Nanoseconds per kernel kind since the last reset, sorted by name. */

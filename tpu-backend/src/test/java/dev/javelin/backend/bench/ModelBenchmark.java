@@ -110,6 +110,37 @@ public final class ModelBenchmark {
         gemmNs == 0 ? Double.NaN : flops / gemmNs);
   }
 
+  /**
+   * One more generation, untimed, with kernel profiling on (unless -Djavelin.bench.profile=false):
+   * where a decode step's time goes, per kernel kind, on stderr.
+   */
+  private static void profileDecode(List<int[]> prompts, BenchArgs a, PolicyModel model) {
+    boolean profile = Boolean.parseBoolean(System.getProperty("javelin.bench.profile", "true"));
+    if (!profile || !(model.device() instanceof CpuDevice cpu)) {
+      return;
+    }
+    cpu.resetProfile();
+    cpu.setProfiling(true);
+    long t0 = System.nanoTime();
+    model.generateGreedy(prompts, a.newTokens(), -1);
+    long wall = System.nanoTime() - t0;
+    cpu.setProfiling(false);
+    long kernels = cpu.profile().values().stream().mapToLong(Long::longValue).sum();
+    System.err.printf(
+        Locale.ROOT,
+        "decode profile: %.1f ms wall, %.1f ms in kernels, %.2f ms per step%n",
+        wall / 1e6,
+        kernels / 1e6,
+        wall / 1e6 / a.newTokens());
+    cpu.profile().entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(12)
+        .forEach(
+            e ->
+                System.err.printf(
+                    Locale.ROOT, "  %-60s %8.2f ms%n", e.getKey(), e.getValue() / 1e6));
+  }
+
   private static String decode(BenchArgs a, PolicyModel model) {
     Random rng = new Random(2);
     List<int[]> prompts = new ArrayList<>();
@@ -128,6 +159,7 @@ public final class ModelBenchmark {
       }
     }
     HeapSampler.Stats h = heap.stop();
+    profileDecode(prompts, a, model);
     return String.format(
         Locale.ROOT,
         "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"decode\",\"batch\":%d,"

@@ -68,7 +68,13 @@ final class TrainStepProfile {
                   System.out.printf(
                       "| %s | %.1f | %.1f%% |%n",
                       en.getKey(), en.getValue() / 1e6 / STEPS, 100.0 * en.getValue() / total));
-      double gemmSec = prof.getOrDefault("GemmKernel", 0L) / 1e9 / STEPS;
+      double gemmSec =
+          prof.entrySet().stream()
+                  .filter(en -> en.getKey().startsWith("GemmKernel"))
+                  .mapToLong(Map.Entry::getValue)
+                  .sum()
+              / 1e9
+              / STEPS;
       System.out.printf(
           "%nmatmul GFLOP/s inside GemmKernel (~6 N flops per token): %.1f%n%n",
           flops / gemmSec / 1e9);
