@@ -4,7 +4,9 @@
 # PyTorch reference loop (tools/torch_grpo_ref.py) with 1 and 2 threads. Prints medians per phase.
 # Usage: bench/cpu-grpo.sh <sft-model-dir> [steps=24] [torch-init.pt]
 # The first 4 Java steps are warm-up (JIT, program compiles) and are left out of the medians.
-# Env: BENCH_OVERRIDES adds recipe overrides (key=value ...) to the Java run. BACKEND_CLASSES (default tpu-backend/target/classes) goes first on the classpath, so an A/B
+# Env: PYTHON (default .venv/bin/python, needs torch) runs the reference; TORCH_THREADS (default
+# "1 2") the thread counts it runs at; JAVA_OPTS (e.g. -Djavelin.cpu.threads=1) goes to the JVM.
+# BENCH_OVERRIDES adds recipe overrides (key=value ...) to the Java run. BACKEND_CLASSES (default tpu-backend/target/classes) goes first on the classpath, so an A/B
 # can point it at another build; BASE_CP (default: recipes/target/classes + the launcher's
 # classpath file) can point at a frozen copy while other modules are being rebuilt.
 set -euo pipefail
@@ -33,8 +35,8 @@ for k in gen reward adv old_log_prob update_actor update_weights step; do
     awk -v k="$k" '{a[NR]=$1} END {if (NR) printf "  %-15s %7.1f ms (min %.1f, n=%d)\n", k, 1000*a[int((NR+1)/2)], 1000*a[1], NR}'
 done
 if [[ -n "$init" ]]; then
-  for t in 1 2; do
+  for t in ${TORCH_THREADS:-1 2}; do
     echo "torch, $t thread(s):"
-    .venv/bin/python tools/torch_grpo_ref.py bench --init "$init" --threads "$t" --steps 20 | tail -1
+    "${PYTHON:-.venv/bin/python}" tools/torch_grpo_ref.py bench --init "$init" --threads "$t" --steps 20 | tail -1
   done
 fi

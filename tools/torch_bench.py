@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """PyTorch CPU side of the model benchmark (bench/model-bench.sh runs it next to the Java one).
 
-Same configs as dev.javelin.backend.model.ModelConfig.tiny()/small() (Qwen2 layout, tied head,
-q/k/v biases), f32, eager attention, torch.set_num_threads(THREADS).
+Same configs as dev.javelin.backend.bench.ModelBenchmark: tiny and small (Qwen2 layout, tied head,
+q/k/v biases) and smollm2 (SmolLM2-135M-Instruct's Llama architecture, random weights), f32, eager
+attention, torch.set_num_threads(THREADS).
   train:  fwd + bwd + clip_grad_norm_ + AdamW on (B, T) tokens, loss = masked mean of -log p
   decode: model.generate(greedy, KV cache) of NEW tokens for B prompts of PROMPT tokens
 Prints one JSON line per measurement: engine, config, task, tokens_per_s (median), times.
@@ -14,23 +15,26 @@ import statistics
 import time
 
 import torch
-from transformers import Qwen2Config, Qwen2ForCausalLM
+from transformers import LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
 
 CONFIGS = {
-    # vocab, hidden, intermediate, layers, heads, kv heads, head dim
-    "tiny": (4096, 256, 1024, 4, 8, 4, 32),
-    "small": (16384, 512, 1792, 12, 8, 4, 64),
+    # vocab, hidden, intermediate, layers, heads, kv heads, head dim, rope theta, rms eps
+    "tiny": (4096, 256, 1024, 4, 8, 4, 32, 10000.0, 1e-6),
+    "small": (16384, 512, 1792, 12, 8, 4, 64, 10000.0, 1e-6),
+    "smollm2": (49152, 576, 1536, 30, 9, 3, 64, 100000.0, 1e-5),
 }
 
 
 def build(name, max_pos):
-    v, d, f, layers, h, kv, hd = CONFIGS[name]
-    cfg = Qwen2Config(vocab_size=v, hidden_size=d, intermediate_size=f, num_hidden_layers=layers,
-                      num_attention_heads=h, num_key_value_heads=kv, head_dim=hd,
-                      max_position_embeddings=max_pos, rope_theta=10000.0, rms_norm_eps=1e-6,
-                      tie_word_embeddings=True, attn_implementation="eager")
+    v, d, f, layers, h, kv, hd, theta, eps = CONFIGS[name]
+    llama = name == "smollm2"  # Llama layout: no q/k/v biases
+    cls, model = (LlamaConfig, LlamaForCausalLM) if llama else (Qwen2Config, Qwen2ForCausalLM)
+    cfg = cls(vocab_size=v, hidden_size=d, intermediate_size=f, num_hidden_layers=layers,
+              num_attention_heads=h, num_key_value_heads=kv, head_dim=hd,
+              max_position_embeddings=max_pos, rope_theta=theta, rms_norm_eps=eps,
+              tie_word_embeddings=True, attn_implementation="eager")
     torch.manual_seed(0)
-    return Qwen2ForCausalLM(cfg).float()
+    return model(cfg).float()
 
 
 def train(model, b, t, iters):

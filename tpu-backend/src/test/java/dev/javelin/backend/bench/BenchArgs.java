@@ -14,8 +14,8 @@ record BenchArgs(
     int iters) {
 
   BenchArgs {
-    if (!config.equals("tiny") && !config.equals("small")) {
-      throw new IllegalArgumentException("--config must be tiny or small, got " + config);
+    if (!config.equals("tiny") && !config.equals("small") && !config.equals("smollm2")) {
+      throw new IllegalArgumentException("--config must be tiny, small or smollm2, got " + config);
     }
     if (!task.equals("train") && !task.equals("decode")) {
       throw new IllegalArgumentException("--task must be train or decode, got " + task);

@@ -28,9 +28,9 @@ import java.util.Random;
  * The Java side of bench/model-bench.sh: train-step and batched-decode throughput of the decoder on
  * a device, printed as one JSON line per measurement (the same fields as tools/torch_bench.py).
  *
- * <p>Usage: {@code ModelBenchmark --device cpu --config tiny|small --task train|decode [--batch 64
- * --seq 128 --prompt 16 --new 64 --iters 3]}; the train step keeps what {@code -Djavelin.remat}
- * says (elementwise, blocks) for the backward pass.
+ * <p>Usage: {@code ModelBenchmark --device cpu --config tiny|small|smollm2 --task train|decode
+ * [--batch 64 --seq 128 --prompt 16 --new 64 --iters 3]}; the train step keeps what {@code
+ * -Djavelin.remat} says (elementwise, blocks) for the backward pass.
  */
 public final class ModelBenchmark {
   private ModelBenchmark() {}
@@ -38,13 +38,26 @@ public final class ModelBenchmark {
   public static void main(String[] argv) {
     BenchArgs a = BenchArgs.parse(argv);
     ModelConfig c =
-        (a.config().equals("small") ? ModelConfig.small() : ModelConfig.tiny())
-            .withMaxPositions(Math.max(a.seq(), a.prompt() + a.newTokens()) + 16);
+        config(a.config()).withMaxPositions(Math.max(a.seq(), a.prompt() + a.newTokens()) + 16);
     try (Device device = Devices.open(a.device());
         PolicyModel model = PolicyModel.of(device, ModelCheckpoint.random(c, 0, 0.02))) {
       String line = a.task().equals("train") ? train(a, model) : decode(a, model);
       System.out.println(line);
     }
+  }
+
+  /**
+   * The benchmark models, random weights: tiny and small, and SmolLM2-135M-Instruct's architecture
+   * (Llama layout: no q/k/v biases, RoPE θ 100k, 9 query / 3 KV heads, tied 49,152-token head), the
+   * size of a real checkpoint; tools/torch_bench.py builds the same three.
+   */
+  private static ModelConfig config(String name) {
+    return switch (name) {
+      case "small" -> ModelConfig.small();
+      case "smollm2" ->
+          new ModelConfig(49_152, 576, 1536, 30, 9, 3, 64, 100_000, 1e-5, true, false, 8192);
+      default -> ModelConfig.tiny();
+    };
   }
 
   private static String train(BenchArgs a, PolicyModel model) {
