@@ -415,60 +415,140 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIE
   }
 }
 
-/* Runs on one device; returns numOutputs new buffers after the device completes. */
+/* Destroys every non-null buffer of outv[0..n). */
+static void destroy_buffers(const PJRT_Api* api, PJRT_Buffer** outv, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (outv[i] != NULL) {
+      PJRT_ARGS(PJRT_Buffer_Destroy_Args, d);
+      d.buffer = outv[i];
+      destroy_error(api, api->PJRT_Buffer_Destroy(&d));
+    }
+  }
+}
+
+/*
+ * Runs on num_devices devices at once (one partition each, in the executable's addressable-device
+ * order). jargs holds num_devices x nargs buffers, device-major; returns num_devices x num_outputs
+ * new buffers, device-major, after every device completes.
+ */
 JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
-    JNIEnv* env, jclass cls, jlong a, jlong loaded, jlongArray jargs, jint num_outputs) {
+    JNIEnv* env, jclass cls, jlong a, jlong loaded, jlongArray jargs, jint num_devices,
+    jint num_outputs) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_LoadedExecutable_Execute, NULL);
-  jsize nargs = (*env)->GetArrayLength(env, jargs);
-  PJRT_Buffer** argv = calloc(nargs > 0 ? nargs : 1, sizeof(PJRT_Buffer*));
-  PJRT_Buffer** outv = calloc(num_outputs > 0 ? num_outputs : 1, sizeof(PJRT_Buffer*));
-  if (argv == NULL || outv == NULL) {
-    free(argv);
-    free(outv);
-    throw_msg(env, "out of memory in execute");
+  jsize total = (*env)->GetArrayLength(env, jargs);
+  if (num_devices < 1 || total % num_devices != 0) {
+    throw_msg(env, "execute: the argument count is not a multiple of the device count");
     return NULL;
   }
-  for (jsize i = 0; i < nargs; i++) {
-    jlong h;
-    (*env)->GetLongArrayRegion(env, jargs, i, 1, &h);
-    argv[i] = (PJRT_Buffer*)(intptr_t)h;
+  size_t nargs = (size_t)(total / num_devices);
+  size_t nouts = (size_t)num_outputs * (size_t)num_devices;
+  PJRT_Buffer** argv = calloc(total > 0 ? total : 1, sizeof(PJRT_Buffer*));
+  PJRT_Buffer** outv = calloc(nouts > 0 ? nouts : 1, sizeof(PJRT_Buffer*));
+  PJRT_Buffer*** arg_lists = calloc(num_devices, sizeof(PJRT_Buffer**));
+  PJRT_Buffer*** out_lists = calloc(num_devices, sizeof(PJRT_Buffer**));
+  PJRT_Event** done = calloc(num_devices, sizeof(PJRT_Event*));
+  jlong* h = total > 0 ? (*env)->GetLongArrayElements(env, jargs, NULL) : NULL;
+  jlongArray out = NULL;
+  if (argv == NULL || outv == NULL || arg_lists == NULL || out_lists == NULL || done == NULL ||
+      (total > 0 && h == NULL)) {
+    if (!(*env)->ExceptionCheck(env)) throw_msg(env, "out of memory in execute");
+    goto cleanup;
+  }
+  for (jsize i = 0; i < total; i++) argv[i] = (PJRT_Buffer*)(intptr_t)h[i];
+  for (jint d = 0; d < num_devices; d++) {
+    arg_lists[d] = argv + (size_t)d * nargs;
+    out_lists[d] = outv + (size_t)d * num_outputs;
   }
   PJRT_ARGS(PJRT_ExecuteOptions, opts);
-  PJRT_Buffer* const* arg_lists[1] = {argv};
-  PJRT_Buffer** out_lists[1] = {outv};
-  PJRT_Event* done[1] = {NULL};
   PJRT_ARGS(PJRT_LoadedExecutable_Execute_Args, args);
   args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
   args.options = &opts;
-  args.argument_lists = arg_lists;
-  args.num_devices = 1;
-  args.num_args = (size_t)nargs;
-  args.output_lists = out_lists;
+  args.argument_lists = (PJRT_Buffer* const* const*)arg_lists;
+  args.num_devices = (size_t)num_devices;
+  args.num_args = nargs;
+  args.output_lists = (PJRT_Buffer** const*)out_lists;
   args.device_complete_events = done;
-  jlongArray out = NULL;
   if (!check(env, api, api->PJRT_LoadedExecutable_Execute(&args))) {
-    if (!await_event(env, api, done[0])) {
-      out = (*env)->NewLongArray(env, num_outputs);
-      for (jint i = 0; out != NULL && i < num_outputs; i++) {
-        jlong h = (jlong)(intptr_t)outv[i];
-        (*env)->SetLongArrayRegion(env, out, i, 1, &h);
+    int failed = 0;
+    for (jint d = 0; d < num_devices; d++) {
+      if (failed) {
+        PJRT_ARGS(PJRT_Event_Destroy_Args, e);
+        e.event = done[d];
+        if (done[d] != NULL) destroy_error(api, api->PJRT_Event_Destroy(&e));
+      } else {
+        failed = await_event(env, api, done[d]);
       }
     }
-    if (out == NULL) {
-      for (jint i = 0; i < num_outputs; i++) {
-        if (outv[i] != NULL) {
-          PJRT_ARGS(PJRT_Buffer_Destroy_Args, d);
-          d.buffer = outv[i];
-          PJRT_Error* derr = api->PJRT_Buffer_Destroy(&d);
-          destroy_error(api, derr);
-        }
+    if (!failed) {
+      out = (*env)->NewLongArray(env, (jsize)nouts);
+      for (size_t i = 0; out != NULL && i < nouts; i++) {
+        jlong v = (jlong)(intptr_t)outv[i];
+        (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &v);
       }
     }
+    if (out == NULL) destroy_buffers(api, outv, nouts);
   }
+cleanup:
+  if (h != NULL) (*env)->ReleaseLongArrayElements(env, jargs, h, JNI_ABORT);
   free(argv);
   free(outv);
+  free(arg_lists);
+  free(out_lists);
+  free(done);
   return out;
+}
+
+/* The PJRT device ids (PJRT_DeviceDescription_Id) of the given device handles. */
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_deviceIds(JNIEnv* env,
+                                                                              jclass cls, jlong a,
+                                                                              jlongArray jdevs) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_DeviceDescription_Id, NULL);
+  jsize n = (*env)->GetArrayLength(env, jdevs);
+  jlongArray out = (*env)->NewLongArray(env, n);
+  for (jsize i = 0; out != NULL && i < n; i++) {
+    jlong dev;
+    (*env)->GetLongArrayRegion(env, jdevs, i, 1, &dev);
+    PJRT_ARGS(PJRT_Device_GetDescription_Args, g);
+    g.device = (PJRT_Device*)(intptr_t)dev;
+    if (check(env, api, api->PJRT_Device_GetDescription(&g))) return NULL;
+    PJRT_ARGS(PJRT_DeviceDescription_Id_Args, d);
+    d.device_description = g.device_description;
+    if (check(env, api, api->PJRT_DeviceDescription_Id(&d))) return NULL;
+    jlong id = d.id;
+    (*env)->SetLongArrayRegion(env, out, i, 1, &id);
+  }
+  return out;
+}
+
+/* The devices a loaded executable runs on, in the order execute takes its argument lists. */
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableDevices(
+    JNIEnv* env, jclass cls, jlong a, jlong loaded) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_LoadedExecutable_AddressableDevices, NULL);
+  PJRT_ARGS(PJRT_LoadedExecutable_AddressableDevices_Args, args);
+  args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
+  if (check(env, api, api->PJRT_LoadedExecutable_AddressableDevices(&args))) return NULL;
+  jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_addressable_devices);
+  for (size_t i = 0; out != NULL && i < args.num_addressable_devices; i++) {
+    jlong d = (jlong)(intptr_t)args.addressable_devices[i];
+    (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &d);
+  }
+  return out;
+}
+
+/* Bytes a buffer occupies on its device (PJRT_Buffer_OnDeviceSizeInBytes). */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferOnDeviceSize(JNIEnv* env,
+                                                                                  jclass cls,
+                                                                                  jlong a,
+                                                                                  jlong buffer) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Buffer_OnDeviceSizeInBytes, -1);
+  PJRT_ARGS(PJRT_Buffer_OnDeviceSizeInBytes_Args, args);
+  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
+  if (check(env, api, api->PJRT_Buffer_OnDeviceSizeInBytes(&args))) return -1;
+  return (jlong)args.on_device_size_in_bytes;
 }
 
 JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformVersion(JNIEnv* env,
@@ -552,4 +632,16 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDeviceAddr
   args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
   if (check(env, api, api->PJRT_Buffer_UnsafePointer(&args))) return 0;
   return (jlong)args.buffer_pointer;
+}
+
+/* The device a buffer lives on (PJRT_Buffer_Device). */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDevice(JNIEnv* env,
+                                                                            jclass cls, jlong a,
+                                                                            jlong buffer) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Buffer_Device, 0);
+  PJRT_ARGS(PJRT_Buffer_Device_Args, args);
+  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
+  if (check(env, api, api->PJRT_Buffer_Device(&args))) return 0;
+  return (jlong)(intptr_t)args.device;
 }

@@ -1,21 +1,26 @@
 package dev.javelin.backend.graph;
 
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.spmd.ProgramSharding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * A finished, immutable static-shape program: its parameters (in argument order), its outputs, and
  * every node reachable from the outputs in topological (creation) order. Devices compile programs;
- * the StableHLO printer prints them as {@code func.func @main}.
+ * the StableHLO printer prints them as {@code func.func @main}. A program may carry a {@link
+ * ProgramSharding}: how its arguments and results lie on a device mesh.
  */
 public final class Program {
   private final String name;
   private final List<Node> parameters;
   private final List<Node> outputs;
   private final List<Node> nodes;
+  private final ProgramSharding sharding; // null: one device
 
   Program(String name, List<Node> parameters, List<Node> outputs) {
     if (outputs.isEmpty()) {
@@ -25,6 +30,30 @@ public final class Program {
     this.parameters = List.copyOf(parameters);
     this.outputs = List.copyOf(outputs);
     this.nodes = reachable(this.parameters, this.outputs);
+    this.sharding = null;
+  }
+
+  private Program(Program p, ProgramSharding sharding) {
+    this.name = p.name;
+    this.parameters = p.parameters;
+    this.outputs = p.outputs;
+    this.nodes = p.nodes;
+    this.sharding = sharding;
+  }
+
+  /** The same graph with its arguments and results laid out by {@code sharding} (checked). */
+  public Program withSharding(ProgramSharding sharding) {
+    sharding.check(name, shapes(parameters), shapes(outputs));
+    return new Program(this, sharding);
+  }
+
+  /** How arguments and results lie on a mesh; empty for a single-device program. */
+  public Optional<ProgramSharding> sharding() {
+    return Optional.ofNullable(sharding);
+  }
+
+  private static List<Shape> shapes(List<Node> nodes) {
+    return nodes.stream().map(Node::shape).toList();
   }
 
   private static List<Node> reachable(List<Node> parameters, List<Node> outputs) {

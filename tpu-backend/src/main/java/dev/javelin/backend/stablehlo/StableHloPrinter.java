@@ -3,7 +3,13 @@ package dev.javelin.backend.stablehlo;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.spmd.Gspmd;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.ProgramSharding;
+import dev.javelin.backend.spmd.Sharding;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -19,8 +25,10 @@ import java.util.stream.Collectors;
  * }</pre>
  *
  * Parameters become arguments in program order (weights included, so one compiled module serves
- * every weight version) and outputs the results in order. Each graph node lowers to one StableHLO
- * op, plus scalar helper constants where an op needs them (reduction identities, scatter zeros).
+ * every weight version) and outputs the results in order. A sharded program's arguments and results
+ * carry {@code mhlo.sharding} attributes and the module its partition count. Each graph node lowers
+ * to one StableHLO op, plus scalar helper constants where an op needs them (reduction identities,
+ * scatter zeros).
  */
 public final class StableHloPrinter {
   private StableHloPrinter() {}
@@ -43,19 +51,52 @@ public final class StableHloPrinter {
             + outs.stream().map(body::name).collect(Collectors.joining(", "))
             + " : "
             + FunctionBody.types(outs));
-    String args =
-        params.stream()
-            .map(p -> body.name(p) + ": " + FunctionBody.type(p))
-            .collect(Collectors.joining(", "));
+    Optional<ProgramSharding> sharding = program.sharding();
+    List<String> args = new ArrayList<>();
+    for (int i = 0; i < params.size(); i++) {
+      Node p = params.get(i);
+      int at = i;
+      args.add(
+          body.name(p)
+              + ": "
+              + FunctionBody.type(p)
+              + sharding.map(s -> shardingAttr(s.parameters(), at, p, s.mesh())).orElse(""));
+    }
+    List<String> results = new ArrayList<>();
+    for (int i = 0; i < outs.size(); i++) {
+      Node o = outs.get(i);
+      int at = i;
+      results.add(
+          FunctionBody.type(o)
+              + sharding.map(s -> shardingAttr(s.outputs(), at, o, s.mesh())).orElse(""));
+    }
+    String moduleAttrs =
+        sharding
+            .map(
+                s ->
+                    " attributes {mhlo.num_partitions = "
+                        + s.mesh().size()
+                        + " : i32, mhlo.num_replicas = 1 : i32}")
+            .orElse("");
     return "module @"
         + moduleName(program.name())
+        + moduleAttrs
         + " {\n  func.func public @main("
-        + args
+        + String.join(", ", args)
         + ") -> ("
-        + FunctionBody.types(outs)
+        + String.join(", ", results)
         + ") {\n"
         + body.text()
         + "  }\n}\n";
+  }
+
+  /**
+   * The {@code mhlo.sharding} attribute of one argument or result: GSPMD text, which XLA's SPMD
+   * partitioner reads on every plugin version we bind (Shardy's {@code sdy.sharding} needs {@code
+   * use_shardy_partitioner} and a newer plugin).
+   */
+  private static String shardingAttr(List<Sharding> shardings, int i, Node n, Mesh mesh) {
+    return " {mhlo.sharding = \"" + Gspmd.format(shardings.get(i), mesh, n.shape().rank()) + "\"}";
   }
 
   /** A bare MLIR symbol: letters, digits and underscores, not starting with a digit. */

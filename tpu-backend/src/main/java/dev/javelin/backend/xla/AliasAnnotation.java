@@ -27,7 +27,14 @@ final class AliasAnnotation {
     for (Map.Entry<Integer, Integer> e : new TreeMap<>(donation.aliases()).entrySet()) {
       Node p = program.parameters().get(e.getKey());
       String arg = "%arg" + e.getKey() + ": " + p.shape().mlirType(p.dtype());
-      int at = header.indexOf(arg + ",");
+      String alias = "tf.aliasing_output = " + e.getValue() + " : i32";
+      int at = header.indexOf(arg + " {");
+      if (at >= 0) { // the argument already has attributes (a sharding): add to them
+        int cut = at + arg.length() + 2;
+        header = header.substring(0, cut) + alias + ", " + header.substring(cut);
+        continue;
+      }
+      at = header.indexOf(arg + ",");
       if (at < 0 && header.endsWith(arg)) {
         at = header.length() - arg.length();
       }
@@ -36,12 +43,7 @@ final class AliasAnnotation {
             "cannot find " + arg + " in the header of " + program.name());
       }
       int cut = at + arg.length();
-      header =
-          header.substring(0, cut)
-              + " {tf.aliasing_output = "
-              + e.getValue()
-              + " : i32}"
-              + header.substring(cut);
+      header = header.substring(0, cut) + " {" + alias + "}" + header.substring(cut);
     }
     return moduleText.substring(0, start) + header + moduleText.substring(end);
   }

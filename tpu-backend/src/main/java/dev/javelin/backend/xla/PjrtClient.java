@@ -1,7 +1,9 @@
 package dev.javelin.backend.xla;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 
 /**
@@ -11,38 +13,87 @@ import java.util.logging.Logger;
  * local mode) must not each create their own. PJRT clients are thread-safe.
  */
 final class PjrtClient {
+  /**
+   * How many devices the {@code xla:cpu} client creates (the CPU plugin's {@code cpu_device_count}
+   * create option); unset, the plugin's default (one).
+   */
+  static final String CPU_DEVICES_PROPERTY = "javelin.xla.cpu.devices";
+
+  private static final String CPU_DEVICE_COUNT_OPTION = "cpu_device_count";
   private static final Logger LOG = Logger.getLogger(PjrtClient.class.getName());
   private static final Map<PjrtPlugin, PjrtClient> OPEN = new HashMap<>();
 
   private final PjrtPlugin plugin;
   private final long handle;
   private final long[] devices;
+  private final long[] deviceIds;
+  private final Map<String, Long> options;
   private final String platform;
   private final String platformVersion;
   private int users;
 
   private PjrtClient(
-      PjrtPlugin plugin, long handle, long[] devices, String platform, String platformVersion) {
+      PjrtPlugin plugin,
+      long handle,
+      long[] devices,
+      Map<String, Long> options,
+      String platform,
+      String platformVersion) {
     this.plugin = plugin;
     this.handle = handle;
     this.devices = devices;
+    this.deviceIds = PjrtNative.deviceIds(plugin.api(), devices);
+    this.options = options;
     this.platform = platform;
     this.platformVersion = platformVersion;
   }
 
-  /** The plugin's client, created on first use; pair with {@link #release}. */
-  static synchronized PjrtClient acquire(PjrtPlugin plugin) {
+  /**
+   * The plugin's client, created on first use with the create options {@code spec} asks for (see
+   * {@link #CPU_DEVICES_PROPERTY}); pair with {@link #release}.
+   */
+  static synchronized PjrtClient acquire(PjrtPlugin plugin, String spec) {
+    Map<String, Long> options = createOptions(spec);
     PjrtClient c = OPEN.get(plugin);
+    if (c != null && !c.options.equals(options)) {
+      throw new IllegalStateException(
+          "the PJRT client of "
+              + plugin.path().getFileName()
+              + " is already open with options "
+              + c.options
+              + ", not "
+              + options
+              + "; close every device on it before changing -D"
+              + CPU_DEVICES_PROPERTY);
+    }
     if (c == null) {
-      c = create(plugin);
+      c = create(plugin, options);
       OPEN.put(plugin, c);
     }
     c.users++;
     return c;
   }
 
-  private static PjrtClient create(PjrtPlugin plugin) {
-    long client = PjrtNative.clientCreate(plugin.api(), new String[0], new long[0]);
+  /** {@code cpu_device_count} from {@link #CPU_DEVICES_PROPERTY} for {@code xla:cpu}. */
+  static Map<String, Long> createOptions(String spec) {
+    String value = System.getProperty(CPU_DEVICES_PROPERTY);
+    if (value == null || !spec.equals("xla:cpu")) {
+      return Map.of();
+    }
+    if (!value.trim().matches("[0-9]{1,4}") || Integer.parseInt(value.trim()) < 1) {
+      throw new IllegalArgumentException(
+          "-D" + CPU_DEVICES_PROPERTY + "=" + value + ": expected a device count from 1 to 9999");
+    }
+    return Map.of(CPU_DEVICE_COUNT_OPTION, Long.parseLong(value.trim()));
+  }
+
+  private static PjrtClient create(PjrtPlugin plugin, Map<String, Long> options) {
+    TreeMap<String, Long> sorted = new TreeMap<>(options);
+    long client =
+        PjrtNative.clientCreate(
+            plugin.api(),
+            sorted.keySet().toArray(new String[0]),
+            sorted.values().stream().mapToLong(Long::longValue).toArray());
     try {
       long[] devices = PjrtNative.addressableDevices(plugin.api(), client);
       if (devices.length == 0) {
@@ -59,7 +110,7 @@ final class PjrtClient {
                   + ", "
                   + devices.length
                   + " devices");
-      return new PjrtClient(plugin, client, devices, platform, version);
+      return new PjrtClient(plugin, client, devices, options, platform, version);
     } catch (RuntimeException e) {
       PjrtNative.clientDestroy(plugin.api(), client);
       throw e;
@@ -91,6 +142,40 @@ final class PjrtClient {
 
   int deviceCount() {
     return devices.length;
+  }
+
+  /** The PJRT ids of the addressable devices, in the client's order. */
+  long[] deviceIds() {
+    return deviceIds.clone();
+  }
+
+  /** The handle of the addressable device with PJRT id {@code id}. */
+  long device(int id) {
+    for (int i = 0; i < deviceIds.length; i++) {
+      if (deviceIds[i] == id) {
+        return devices[i];
+      }
+    }
+    throw new IllegalArgumentException(
+        "device id "
+            + id
+            + " is not one of the "
+            + plugin.path().getFileName()
+            + " client's devices "
+            + Arrays.toString(deviceIds)
+            + (platform.equals("cpu")
+                ? " (more CPU devices: -D" + CPU_DEVICES_PROPERTY + "=N)"
+                : ""));
+  }
+
+  /** The PJRT id of an addressable device handle. */
+  int idOf(long deviceHandle) {
+    for (int i = 0; i < devices.length; i++) {
+      if (devices[i] == deviceHandle) {
+        return (int) deviceIds[i];
+      }
+    }
+    throw new IllegalStateException("device handle " + deviceHandle + " is not addressable");
   }
 
   String platform() {

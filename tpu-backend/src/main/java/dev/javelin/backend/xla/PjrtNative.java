@@ -84,7 +84,25 @@ final class PjrtNative {
 
   static native void bufferToHost(long api, long buffer, Object dst, long dstBytes);
 
-  static native long[] execute(long api, long loadedExecutable, long[] arguments, int numOutputs);
+  /**
+   * Runs on {@code numDevices} devices, one partition each in the order of {@link
+   * #executableDevices}: {@code arguments} holds every device's argument list, device-major; the
+   * result holds every device's outputs, device-major.
+   */
+  static native long[] execute(
+      long api, long loadedExecutable, long[] arguments, int numDevices, int numOutputs);
+
+  /** The PJRT device ids of device handles. */
+  static native long[] deviceIds(long api, long[] devices);
+
+  /** The devices a loaded executable runs on, in the order execute takes argument lists. */
+  static native long[] executableDevices(long api, long loadedExecutable);
+
+  /** The device handle a buffer lives on. */
+  static native long bufferDevice(long api, long buffer);
+
+  /** Bytes a buffer occupies on its device. */
+  static native long bufferOnDeviceSize(long api, long buffer);
 
   static native String platformVersion(long api, long client);
 

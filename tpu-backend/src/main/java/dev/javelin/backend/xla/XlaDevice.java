@@ -9,10 +9,14 @@ import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.ProgramSharding;
+import dev.javelin.backend.spmd.Sharding;
 import dev.javelin.backend.stablehlo.StableHloPrinter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -22,9 +26,11 @@ import java.util.logging.Logger;
 
 /**
  * A device behind a PJRT plugin ({@code xla:cpu}, {@code xla:gpu}, {@code tpu}): programs are
- * printed as StableHLO text and compiled by the plugin; buffers stay on the device between runs.
- * Runs on the client's first addressable device. Closing frees every buffer and executable still
- * open, then gives back the plugin's shared client.
+ * printed as StableHLO text and compiled by the plugin; buffers stay on the device between runs. A
+ * program without a sharding runs on the client's first addressable device; a program with one
+ * ({@link Program#withSharding}) is partitioned by XLA's SPMD partitioner over its mesh, and takes
+ * and returns {@link ShardedBuffer}s. Closing frees every buffer and executable still open, then
+ * gives back the plugin's shared client.
  */
 public final class XlaDevice implements Device {
   private static final Logger LOG = Logger.getLogger(XlaDevice.class.getName());
@@ -62,7 +68,7 @@ public final class XlaDevice implements Device {
    * @param cacheDir where serialized executables are kept between runs; empty for memory only
    */
   public static XlaDevice open(String spec, PjrtPlugin plugin, Optional<Path> cacheDir) {
-    PjrtClient client = PjrtClient.acquire(plugin);
+    PjrtClient client = PjrtClient.acquire(plugin, spec);
     try {
       LOG.info(
           () ->
@@ -121,15 +127,29 @@ public final class XlaDevice implements Device {
   public synchronized Executable compile(Program program, Donation donation) {
     checkOpen();
     donation.validate(program);
+    Optional<ProgramSharding> sharding = program.sharding();
+    sharding.ifPresent(s -> checkPartitioned(program, s, donation));
     String module = AliasAnnotation.annotate(StableHloPrinter.print(program), program, donation);
     byte[] text = module.getBytes(StandardCharsets.UTF_8);
-    byte[] options = CompileOptions.singleDevice();
+    byte[] options =
+        sharding
+            .map(s -> CompileOptions.partitioned(s.mesh().deviceIds()))
+            .orElseGet(CompileOptions::singleDevice);
     String key = cache.key(text, options);
     long handle;
     synchronized (CompileCache.lockFor(key)) {
       handle = loadCached(program, key).orElseGet(() -> compileFresh(program, text, options, key));
     }
-    XlaExecutable exe = new XlaExecutable(this, program, handle, donation);
+    Executable exe;
+    try {
+      exe =
+          sharding.isPresent()
+              ? new PartitionedExecutable(this, program, sharding.get(), handle, donation)
+              : new XlaExecutable(this, program, handle, donation);
+    } catch (RuntimeException e) {
+      PjrtNative.executableDestroy(api(), handle);
+      throw e;
+    }
     live.add(exe);
     long outputs;
     try {
@@ -149,6 +169,30 @@ public final class XlaDevice implements Device {
               + program.outputs().size());
     }
     return exe;
+  }
+
+  /** Every mesh device must be ours, and a donated argument keeps its sharding in the output. */
+  private void checkPartitioned(Program program, ProgramSharding s, Donation donation) {
+    s.mesh().deviceIds().forEach(shared::device);
+    donation
+        .aliases()
+        .forEach(
+            (p, o) -> {
+              if (!s.parameters().get(p).equals(s.outputs().get(o))) {
+                throw new IllegalArgumentException(
+                    "cannot donate parameter "
+                        + p
+                        + " of "
+                        + program.name()
+                        + " (sharded "
+                        + s.parameters().get(p)
+                        + ") to output "
+                        + o
+                        + " (sharded "
+                        + s.outputs().get(o)
+                        + ")");
+              }
+            });
   }
 
   /** Compile-cache hits and misses so far (memory or disk). */
@@ -192,8 +236,26 @@ public final class XlaDevice implements Device {
     return handle;
   }
 
+  /** Uploads to the client's first device. */
   @Override
   public synchronized DeviceBuffer upload(Tensor tensor) {
+    return uploadTo(device, tensor);
+  }
+
+  /**
+   * Uploads {@code tensor} split by {@code sharding}: each mesh device receives its block
+   * (replicated blocks are sent to every device that holds them).
+   */
+  public ShardedBuffer upload(Tensor tensor, Mesh mesh, Sharding sharding) {
+    return ShardedBuffer.upload(this, tensor, mesh, sharding);
+  }
+
+  /** The PJRT ids of the plugin's addressable devices (mesh device ids refer to these). */
+  public List<Integer> deviceIds() {
+    return Arrays.stream(shared.deviceIds()).mapToObj(id -> (int) id).toList();
+  }
+
+  synchronized XlaBuffer uploadTo(long deviceHandle, Tensor tensor) {
     checkOpen();
     Object data;
     if (tensor instanceof Tensor.F32 f) {
@@ -214,9 +276,13 @@ public final class XlaDevice implements Device {
     }
     long handle =
         PjrtNative.bufferFromHost(
-            api(), client, device, data, XlaDType.pjrtType(tensor.dtype()), ldims);
+            api(), client, deviceHandle, data, XlaDType.pjrtType(tensor.dtype()), ldims);
     transfers = transfers.plusUpload(tensor.shape().size() * tensor.dtype().byteSize());
     return adopt(handle, tensor.shape(), tensor.dtype());
+  }
+
+  PjrtClient client() {
+    return shared;
   }
 
   /** Host↔device traffic since this device opened. */

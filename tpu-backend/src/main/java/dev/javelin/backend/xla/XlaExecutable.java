@@ -45,7 +45,7 @@ final class XlaExecutable implements Executable {
       args[i] = argument(i, params.get(i), arguments.get(i));
     }
     List<Node> outs = program.outputs();
-    long[] results = PjrtNative.execute(device.api(), handle, args, outs.size());
+    long[] results = PjrtNative.execute(device.api(), handle, args, 1, outs.size());
     // PJRT has moved donated arguments into outputs; free their now-empty handles
     donation.aliases().keySet().forEach(i -> arguments.get(i).close());
     List<DeviceBuffer> buffers = new ArrayList<>(results.length);

@@ -1,0 +1,158 @@
+package dev.javelin.backend.xla;
+
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
+import dev.javelin.backend.Executable;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.ProgramSharding;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A program compiled by XLA's SPMD partitioner into one partition per mesh device. Each run takes
+ * {@link ShardedBuffer}s laid out as the program's {@link ProgramSharding} says and returns sharded
+ * outputs; every device runs its partition in one PJRT execute call. Arguments named by its {@link
+ * Donation} are consumed by each run.
+ */
+final class PartitionedExecutable implements Executable {
+  private final XlaDevice device;
+  private final Program program;
+  private final ProgramSharding sharding;
+  private final Donation donation;
+
+  /** The mesh position of each device in the executable's own device order. */
+  private final int[] positions;
+
+  private long handle;
+
+  PartitionedExecutable(
+      XlaDevice device, Program program, ProgramSharding sharding, long handle, Donation donation) {
+    this.device = device;
+    this.program = program;
+    this.sharding = sharding;
+    this.handle = handle;
+    this.donation = donation;
+    this.positions = positions(device, sharding.mesh(), handle);
+  }
+
+  private static int[] positions(XlaDevice device, Mesh mesh, long handle) {
+    long[] devices = PjrtNative.executableDevices(device.api(), handle);
+    if (devices.length != mesh.size()) {
+      throw new IllegalStateException(
+          "PJRT placed the program on " + devices.length + " devices, the mesh has " + mesh.size());
+    }
+    int[] pos = new int[devices.length];
+    for (int k = 0; k < devices.length; k++) {
+      pos[k] = mesh.deviceIds().indexOf(device.client().idOf(devices[k]));
+      if (pos[k] < 0) {
+        throw new IllegalStateException("PJRT placed the program outside the mesh " + mesh);
+      }
+    }
+    return pos;
+  }
+
+  @Override
+  public Program program() {
+    return program;
+  }
+
+  @Override
+  public List<DeviceBuffer> run(List<? extends DeviceBuffer> arguments) {
+    if (handle == 0) {
+      throw new IllegalStateException("executable is closed");
+    }
+    List<Node> params = program.parameters();
+    if (arguments.size() != params.size()) {
+      throw new IllegalArgumentException(
+          "program takes " + params.size() + " arguments, got " + arguments.size());
+    }
+    List<ShardedBuffer> args = new ArrayList<>(arguments.size());
+    for (int i = 0; i < params.size(); i++) {
+      args.add(argument(i, params.get(i), arguments.get(i)));
+    }
+    int n = positions.length;
+    long[] flat = new long[n * args.size()];
+    for (int k = 0; k < n; k++) {
+      for (int i = 0; i < args.size(); i++) {
+        flat[k * args.size() + i] = args.get(i).shardHandle(positions[k]);
+      }
+    }
+    List<Node> outs = program.outputs();
+    long[] results = PjrtNative.execute(device.api(), handle, flat, n, outs.size());
+    // PJRT has moved donated arguments into outputs; free their now-empty handles
+    donation.aliases().keySet().forEach(i -> arguments.get(i).close());
+    List<DeviceBuffer> buffers = new ArrayList<>(outs.size());
+    for (int o = 0; o < outs.size(); o++) {
+      Node out = outs.get(o);
+      XlaBuffer[] shards = new XlaBuffer[n];
+      for (int k = 0; k < n; k++) {
+        shards[positions[k]] =
+            device.adopt(
+                results[k * outs.size() + o],
+                sharding.outputs().get(o).shardShape(out.shape(), sharding.mesh()),
+                out.dtype());
+      }
+      buffers.add(
+          new ShardedBuffer(
+              device,
+              out.shape(),
+              out.dtype(),
+              sharding.mesh(),
+              sharding.outputs().get(o),
+              List.of(shards)));
+    }
+    return buffers;
+  }
+
+  private ShardedBuffer argument(int i, Node param, DeviceBuffer arg) {
+    if (!(arg instanceof ShardedBuffer s) || s.device() != device) {
+      throw new IllegalArgumentException(
+          "argument "
+              + i
+              + " of "
+              + program.name()
+              + " must be a ShardedBuffer of "
+              + device.name()
+              + " (XlaDevice.upload(tensor, mesh, sharding))");
+    }
+    if (!s.shape().equals(param.shape()) || s.dtype() != param.dtype()) {
+      throw new IllegalArgumentException(
+          "argument "
+              + i
+              + " is "
+              + s.dtype().mlirName()
+              + s.shape()
+              + " but the program expects "
+              + param.dtype().mlirName()
+              + param.shape());
+    }
+    if (!s.mesh().equals(sharding.mesh()) || !s.sharding().equals(sharding.parameters().get(i))) {
+      throw new IllegalArgumentException(
+          "argument "
+              + i
+              + " of "
+              + program.name()
+              + " is "
+              + s.sharding()
+              + " on "
+              + s.mesh()
+              + " but the program expects "
+              + sharding.parameters().get(i)
+              + " on "
+              + sharding.mesh());
+    }
+    return s;
+  }
+
+  @Override
+  public void close() {
+    if (handle != 0) {
+      long h = handle;
+      handle = 0;
+      device.release(this);
+      PjrtNative.executableDestroy(device.api(), h);
+    }
+  }
+}
