@@ -6,12 +6,12 @@
 #   rows: tiny / small train step (64 x 128 tokens), tiny / small batched decode (64 sequences),
 #         SmolLM2-135M's architecture (random weights): decode 32 x 128 and a train step of 16 x 256,
 #         and the arith-grpo loop step at 1 and at 2 threads (from the SFT starts of both sides,
-#         made once when absent: ./javelin run recipes/arith-sft.yaml, tools/torch_grpo_ref.py sft).
+#         made once when absent: ./javelin sft recipes/arith-sft.yaml, tools/torch_grpo_ref.py sft).
 # Usage: bench/headline.sh [<sft-model-dir> <torch-init.pt>]   (defaults: checkpoints/javelin/arith-sft/model,
 #        target/arith-sft.pt)
 # Env:   PYTHON (default .venv/bin/python, needs torch + transformers: tools/requirements/hf.txt),
 #        THREADS (default 2), ITERS (default 5), REAL_ITERS (default 3, the SmolLM2 rows), SMALL_REMAT (default blocks), JAVA_HEAP (default 8g),
-#        MVN_FLAGS (extra Maven flags, e.g. -o)
+#        MVN_FLAGS (extra Maven flags, e.g. -o), ROWS (a regex: only the rows whose label matches)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py="${PYTHON:-.venv/bin/python}"
@@ -31,10 +31,12 @@ cpfile="$PWD/tpu-backend/target/bench-classpath.txt"
   -Dmdep.outputFile="$cpfile" >/dev/null
 cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+want() { [[ -z "${ROWS:-}" || "$1" =~ $ROWS ]]; } # ROWS: a regex of the row labels to run
 rows=()
 row() { # <label> <config> <task> <remat> [--batch B --seq T --prompt P --new N --iters I, both sides]
   local before java torch after j t
   local extra=("${@:5}")
+  want "$1" || return 0
   before="$(load)"
   java="$(java -Xmx"$heap" -Djavelin.cpu.threads="$threads" -Djavelin.remat="$4" \
     -Djavelin.bench.profile=false -cp "$cp" dev.javelin.backend.bench.ModelBenchmark \
@@ -73,20 +75,22 @@ row "SmolLM2-135M architecture batched decode, 32 sequences × 128 tokens" smoll
   --batch 32 --prompt 16 --new 128 --iters "$real_iters"
 row "SmolLM2-135M architecture train step, 16 × 256 tokens, \`Remat.BLOCKS\`" smollm2 train blocks \
   --batch 16 --seq 256 --iters "$real_iters"
-sft="${1:-checkpoints/javelin/arith-sft/model}"
-init="${2:-target/arith-sft.pt}"
-if [[ ! -d "$sft" ]]; then
-  echo "-- making the Java SFT start: ./javelin run recipes/arith-sft.yaml" >&2
-  ./javelin run recipes/arith-sft.yaml > target/headline-sft.log 2>&1 || { tail -5 target/headline-sft.log >&2; exit 1; }
+if want "arith-grpo"; then
+  sft="${1:-checkpoints/javelin/arith-sft/model}"
+  init="${2:-target/arith-sft.pt}"
+  if [[ ! -d "$sft" ]]; then
+    echo "-- making the Java SFT start: ./javelin sft recipes/arith-sft.yaml" >&2
+    ./javelin sft recipes/arith-sft.yaml > target/headline-sft.log 2>&1 || { tail -5 target/headline-sft.log >&2; exit 1; }
+  fi
+  if [[ ! -f "$init" ]]; then
+    echo "-- making the PyTorch SFT start: tools/torch_grpo_ref.py sft --out $init" >&2
+    mkdir -p "$(dirname "$init")"
+    "$py" tools/torch_grpo_ref.py sft --threads "$threads" --out "$init" > target/headline-torch-sft.log 2>&1 ||
+      { tail -5 target/headline-torch-sft.log >&2; exit 1; }
+  fi
+  [[ -f recipes/target/javelin.classpath ]] || ./javelin --help > /dev/null
+  grpo "$sft" "$init"
 fi
-if [[ ! -f "$init" ]]; then
-  echo "-- making the PyTorch SFT start: tools/torch_grpo_ref.py sft --out $init" >&2
-  mkdir -p "$(dirname "$init")"
-  "$py" tools/torch_grpo_ref.py sft --threads "$threads" --out "$init" > target/headline-torch-sft.log 2>&1 ||
-    { tail -5 target/headline-torch-sft.log >&2; exit 1; }
-fi
-[[ -f recipes/target/javelin.classpath ]] || ./javelin --help > /dev/null
-grpo "$sft" "$init"
 echo
 echo "Rerun $start–$(date -u '+%H:%M') UTC, $threads threads each, medians of $iters iterations after one warm-up, PyTorch $("$py" -c 'import torch; print(torch.__version__)') at its default settings:"
 echo
