@@ -10,7 +10,9 @@ import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.testing.RelError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,6 +37,12 @@ class SlotDecoderBf16Test {
 
   /** Share of greedy tokens equal position by position; measured 0.992 (prefix 0.859). */
   private static final double MIN_TOKENS_EQUAL = 0.9;
+
+  /**
+   * cpu vs ref bf16 decoding logits: measured 1.1e-7 (the cpu device rounds where the reference
+   * does); a rounding missed or added somewhere moves logits by bf16 ulps, about 1e-3.
+   */
+  private static final double REF_TOL = 1e-5;
 
   private static List<int[]> prompts(ModelConfig c) {
     Random rng = new Random(3);
@@ -125,6 +133,44 @@ class SlotDecoderBf16Test {
       s += Math.exp(logits[row * v + i] - m);
     }
     return logits[row * v + token] - m - Math.log(s);
+  }
+
+  /**
+   * Every bf16 program a sampler runs (shared-prompt prefill with its row gather, decode, a row
+   * prefill spliced in, compaction) on the cpu device against the reference device, qwen2-tiny.
+   */
+  @Test
+  void bf16SlotProgramsMatchTheReferenceDevice() {
+    HfFixture fx = HfFixture.load("qwen2-tiny");
+    List<int[]> prompts =
+        List.of(
+            new int[] {5, 9, 2, 41}, new int[] {3, 3, 80}, new int[] {5, 9, 2, 41}, new int[] {7});
+    try (Device ref = Devices.open("ref");
+        Device cpu = Devices.open("cpu");
+        PolicyModel onRef = PolicyModel.of(ref, fx.checkpoint());
+        PolicyModel onCpu = PolicyModel.of(cpu, fx.checkpoint());
+        SlotDecoder a = SlotDecoder.open(onRef, 4, 16, DType.BF16);
+        SlotDecoder b = SlotDecoder.open(onCpu, 4, 16, DType.BF16)) {
+      double worst = RelError.of(a.prefill(prompts), b.prefill(prompts), null);
+      int[] pos = {4, 3, 4, 1};
+      boolean[] all = {true, true, true, true};
+      int[] next = {17, 4, 60, 8};
+      worst = Math.max(worst, RelError.of(a.step(next, pos, all), b.step(next, pos, all), null));
+      List<int[]> fresh = List.of(new int[] {11, 12, 13});
+      worst =
+          Math.max(
+              worst,
+              RelError.of(
+                  a.prefillRows(new int[] {1}, fresh), b.prefillRows(new int[] {1}, fresh), null));
+      a.compact(new int[] {1, 3});
+      b.compact(new int[] {1, 3});
+      int[] two = {21, 22};
+      int[] at = {3, 2};
+      boolean[] both = {true, true};
+      worst = Math.max(worst, RelError.of(a.step(two, at, both), b.step(two, at, both), null));
+      System.out.printf("bf16 slot programs, cpu vs ref (qwen2-tiny): worst rel %.3g%n", worst);
+      assertTrue(worst < REF_TOL, "bf16 decoding cpu vs ref: " + worst);
+    }
   }
 
   @Test
