@@ -112,10 +112,11 @@ public final class ModelBenchmark {
     double flops = trainFlops(c, a.batch(), tb) * a.iters();
     return String.format(
         Locale.ROOT,
-        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"batch\":%d,"
-            + "\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
+        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"dtype\":\"%s\","
+            + "\"batch\":%d,\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
         a.device(),
         a.config(),
+        a.dtype().mlirName(),
         a.batch(),
         PolicyOptimizer.defaultRemat(),
         a.batch() * a.seq() / median,
