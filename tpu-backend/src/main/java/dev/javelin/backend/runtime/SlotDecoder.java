@@ -240,8 +240,12 @@ public final class SlotDecoder implements AutoCloseable {
     in.put(ModelPrograms.INPUT_IDS, dev.upload(padded.ids()));
     in.put(ModelPrograms.POSITIONS, dev.upload(padded.positions()));
     in.put(ModelPrograms.ATTENTION_MASK, dev.upload(padded.mask()));
-    List<DeviceBuffer> out = model.runKeeping(prefill, in, compute);
-    in.values().forEach(DeviceBuffer::close);
+    List<DeviceBuffer> out;
+    try {
+      out = model.runKeeping(prefill, in, compute);
+    } finally {
+      in.values().forEach(DeviceBuffer::close);
+    }
     Tensor.F32 logits = (Tensor.F32) out.get(0).toHost();
     out.get(0).close();
     out.get(1).close(); // key mask: slot rows derive theirs from positions
