@@ -42,10 +42,20 @@ public final class SamplerActor {
    * generate until {@link #loadWeights} brings the first snapshot.
    */
   public static SamplerActor awaitingWeights(String deviceSpec, String configJson, int maxSlots) {
+    return awaitingWeights(deviceSpec, configJson, maxSlots, "f32");
+  }
+
+  /**
+   * As above, decoding in {@code dtype} ({@code f32} or {@code bf16}: bf16 prefill/decode and KV
+   * cache). Weight snapshots arrive in their own wire type either way.
+   */
+  public static SamplerActor awaitingWeights(
+      String deviceSpec, String configJson, int maxSlots, String dtype) {
+    SamplerConfig sampler = new SamplerConfig(maxSlots, SamplerConfig.dtypeNamed(dtype));
     ModelConfig config = ModelConfigJson.parse(configJson);
     ModelCheckpoint zeros = ModelCheckpoint.random(config, 0, 0.0);
     PolicyModel model = PolicyModel.of(Devices.open(deviceSpec), zeros);
-    return new SamplerActor(new SamplerEngine(model, new SamplerConfig(maxSlots), -1));
+    return new SamplerActor(new SamplerEngine(model, sampler, -1));
   }
 
   /** Generates a request batch ({@link RolloutCodec#encodeRequests}) into a result's bytes. */

@@ -54,7 +54,8 @@ public final class SamplerEngine implements AutoCloseable {
       return new GenerationResult(List.of(), SamplerMetrics.of(List.of(), 0, 0, 0, 0));
     }
     int rows = config.rowsFor(requests.size());
-    try (SlotTokenModel tokens = new SlotTokenModel(model, rows, capacityFor(requests))) {
+    try (SlotTokenModel tokens =
+        new SlotTokenModel(model, rows, capacityFor(requests), config.dtype())) {
       ContinuousBatcher.Outcome out = ContinuousBatcher.run(tokens, requests, version());
       double seconds = (System.nanoTime() - start) / 1e9;
       return new GenerationResult(

@@ -53,9 +53,18 @@ public final class MixedPrecisionKeys {
         !BF16.contains(s.getString(BUFFER_DTYPE)),
         BUFFER_DTYPE.name(),
         "must be fp32: there are no separate FSDP buffers here");
-    if (!s.isSet(PARAM_DTYPE)) {
+    return typeOf(s, PARAM_DTYPE);
+  }
+
+  /**
+   * The type a dtype key ({@code fp32}, {@code float32}, {@code bf16}, {@code bfloat16}) names;
+   * unset, the device's: bf16 on {@code tpu} and {@code xla:gpu}, f32 elsewhere. The trainer's
+   * {@code param_dtype} and the samplers' {@code rollout.dtype} share the rule.
+   */
+  static DType typeOf(Settings s, KeySpec key) {
+    if (!s.isSet(key)) {
       return BF16_DEVICES.contains(s.getString(TrainerSection.DEVICE)) ? DType.BF16 : DType.F32;
     }
-    return BF16.contains(s.getString(PARAM_DTYPE)) ? DType.BF16 : DType.F32;
+    return BF16.contains(s.getString(key)) ? DType.BF16 : DType.F32;
   }
 }

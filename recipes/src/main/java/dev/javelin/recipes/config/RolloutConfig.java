@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.backend.DType;
 import dev.javelin.weightsync.WireType;
 import java.util.Objects;
 
@@ -13,7 +14,9 @@ import java.util.Objects;
  * @param minP 0 off
  * @param logProbMicroBatchSize samples per old/ref log-prob pass; 0 means the actor's micro-batch
  * @param maxNumSeqs sequences one sampler decodes at once
- * @param weightDtype wire type of weight sync
+ * @param weightDtype wire type of weight sync (what a snapshot carries to the samplers)
+ * @param dtype what samplers decode in and keep their KV cache in (f32 or bf16), whatever the
+ *     weights came over the wire as
  * @param valN responses per validation prompt
  * @param valDoSample sample in validation (else greedy)
  * @param valTemperature validation τ when sampling
@@ -29,6 +32,7 @@ public record RolloutConfig(
     int logProbMicroBatchSize,
     int maxNumSeqs,
     WireType weightDtype,
+    DType dtype,
     int valN,
     boolean valDoSample,
     double valTemperature,
@@ -62,6 +66,11 @@ public record RolloutConfig(
           KeyType.oneOf("f32", "bf16"),
           "f32",
           "weight-sync wire");
+  public static final KeySpec DTYPE =
+      KEYS.optional(
+          "actor_rollout_ref.rollout.dtype",
+          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
+          "sampler compute type and KV cache; default bf16 on tpu and xla:gpu, fp32 elsewhere");
   public static final KeySpec VAL_KWARGS_N =
       KEYS.of(
           "actor_rollout_ref.rollout.val_kwargs.n",
@@ -102,6 +111,7 @@ public record RolloutConfig(
     Checks.require(logProbMicroBatchSize >= 0, LOG_PROB_MICRO_BATCH_SIZE_PER_GPU.name(), ">= 1");
     Checks.positive(MAX_NUM_SEQS.name(), maxNumSeqs);
     Objects.requireNonNull(weightDtype, "weightDtype");
+    Objects.requireNonNull(dtype, "dtype");
     Checks.positive(VAL_KWARGS_N.name(), valN);
     Checks.require(valTemperature > 0, VAL_KWARGS_TEMPERATURE.name(), "must be > 0");
     Checks.require(valTopK >= -1, VAL_KWARGS_TOP_K.name(), "must be -1 (off) or >= 0");
@@ -126,6 +136,7 @@ public record RolloutConfig(
             : 0,
         s.getInt(MAX_NUM_SEQS),
         WireType.parse(s.getString(WEIGHT_DTYPE)),
+        MixedPrecisionKeys.typeOf(s, DTYPE),
         s.getInt(VAL_KWARGS_N),
         s.getBool(VAL_KWARGS_DO_SAMPLE),
         s.getDouble(VAL_KWARGS_TEMPERATURE),

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
@@ -20,8 +21,10 @@ import java.util.Locale;
  *       (+4); with LoRA adapters the frozen base, the merged weights and their snapshot (12
  *       B/param) and the adapters' weights, moments and gradients (20 B per adapter parameter), the
  *       reference being the base;
- *   <li>each sampler: its weights (4 B/param) and a KV cache of one row per request of a step (at
- *       most {@code max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
+ *   <li>each sampler: its weights (4 B/param), with bf16 decoding ({@code rollout.dtype}) their
+ *       bf16 copy too (+4: a float array on the cpu device, like bf16 KV cache values, so the cache
+ *       stays 4 B a value), and a KV cache of one row per request of a step (at most {@code
+ *       max_num_seqs}) of {@code max_prompt_length + max_response_length} positions;
  *   <li>weight sync in flight: four more copies of the snapshot in its wire type (Ray's stored and
  *       returned copies of the trainer's result, the object the driver publishes, the bytes a
  *       sampler receives) and the new f32 weights a sampler decodes before it drops the old ones;
@@ -96,7 +99,8 @@ public record MemoryBudget(
     int positions = recipe.data().maxPromptLength() + recipe.data().maxResponseLength();
     int cacheRows = Math.min(recipe.rollout().maxNumSeqs(), requests);
     long kvCache = 2L * c.layers() * cacheRows * c.kvHeads() * positions * c.headDim() * 4L;
-    return (long) recipe.trainer().samplers() * (c.parameterCount() * 4L + kvCache);
+    int copies = recipe.rollout().dtype() == DType.BF16 ? 2 : 1; // + the bf16 decoding copy
+    return (long) recipe.trainer().samplers() * (c.parameterCount() * 4L * copies + kvCache);
   }
 
   /** The estimated live set in bytes. */

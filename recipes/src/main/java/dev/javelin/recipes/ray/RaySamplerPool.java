@@ -52,7 +52,8 @@ public final class RaySamplerPool implements SamplerPool {
    * @param maxSlots concurrent sequences per sampler
    * @param maxRestarts restarts per sampler actor (cluster mode)
    */
-  public record Spec(int count, String device, String configJson, int maxSlots, int maxRestarts) {
+  public record Spec(
+      int count, String device, String configJson, int maxSlots, String dtype, int maxRestarts) {
     /** Validates. */
     public Spec {
       if (count < 1) {
@@ -85,7 +86,9 @@ public final class RaySamplerPool implements SamplerPool {
     boolean serial = RayRuntime.localMode();
     List<ActorHandle<SamplerHost>> actors = new ArrayList<>();
     for (int i = 0; i < spec.count(); i++) {
-      var creator = Ray.actor(SamplerHost::new, spec.device(), spec.configJson(), spec.maxSlots());
+      var creator =
+          Ray.actor(
+              SamplerHost::new, spec.device(), spec.configJson(), spec.maxSlots(), spec.dtype());
       if (!serial) {
         creator.setMaxRestarts(spec.maxRestarts());
       }

@@ -11,9 +11,12 @@ import dev.javelin.sampler.SamplerActor;
 public final class SamplerHost {
   private final SamplerActor sampler;
 
-  /** A sampler for the model of {@code configJson} that waits for its first weights. */
-  public SamplerHost(String device, String configJson, Integer maxSlots) {
-    this.sampler = SamplerActor.awaitingWeights(device, configJson, maxSlots);
+  /**
+   * A sampler for the model of {@code configJson} that waits for its first weights and decodes in
+   * {@code dtype} ({@code f32} or {@code bf16}).
+   */
+  public SamplerHost(String device, String configJson, Integer maxSlots, String dtype) {
+    this.sampler = SamplerActor.awaitingWeights(device, configJson, maxSlots, dtype);
   }
 
   public byte[] generate(byte[] requests) {

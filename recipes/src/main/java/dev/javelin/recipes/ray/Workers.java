@@ -100,6 +100,7 @@ public final class Workers implements AutoCloseable {
     String configJson = ModelInit.configJson(recipe);
     int n = recipe.trainer().samplers();
     int slots = recipe.rollout().maxNumSeqs();
+    String dtype = recipe.rollout().dtype().mlirName();
     String device = recipe.trainer().device();
     if (!recipe.trainer().ray().equals("cluster")) {
       checkDevice(device); // here the workers share this host: fail before any actor starts
@@ -109,7 +110,7 @@ public final class Workers implements AutoCloseable {
     if (recipe.trainer().ray().equals("off")) {
       List<SamplerActor> samplers = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        samplers.add(SamplerActor.awaitingWeights(device, configJson, slots));
+        samplers.add(SamplerActor.awaitingWeights(device, configJson, slots, dtype));
       }
       return new Workers(
           withTrainer ? RecipeTrainerFactory.create(withSteps) : null,
@@ -135,7 +136,8 @@ public final class Workers implements AutoCloseable {
                   RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()), placement)
               : null;
       RaySamplerPool.Spec spec =
-          new RaySamplerPool.Spec(n, device, configJson, slots, recipe.trainer().maxRestarts());
+          new RaySamplerPool.Spec(
+              n, device, configJson, slots, dtype, recipe.trainer().maxRestarts());
       return new Workers(trainer, RaySamplerPool.start(spec, placement), owns, placement);
     } catch (RuntimeException e) {
       placement.release();

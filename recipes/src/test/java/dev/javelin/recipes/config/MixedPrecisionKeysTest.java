@@ -1,6 +1,7 @@
 package dev.javelin.recipes.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,39 @@ class MixedPrecisionKeysTest {
         assertThrows(
             ConfigException.class, () -> computeDType(P + "mixed_precision.param_dtype=fp16"));
     assertTrue(bad.getMessage().contains("param_dtype"), bad.getMessage());
+  }
+
+  private static DType rolloutDType(String... overrides) {
+    return Recipes.load("recipes/arith-grpo.yaml", List.of(overrides)).rollout().dtype();
+  }
+
+  @Test
+  void rolloutDtypeFollowsTheSameDeviceRuleOnItsOwn() {
+    assertEquals(DType.F32, rolloutDType());
+    assertEquals(DType.F32, rolloutDType("trainer.device=xla:cpu"));
+    assertEquals(DType.BF16, rolloutDType("trainer.device=tpu"));
+    assertEquals(DType.BF16, rolloutDType("trainer.device=xla:gpu"));
+    assertEquals(DType.BF16, rolloutDType("actor_rollout_ref.rollout.dtype=bf16"));
+    assertEquals(DType.BF16, rolloutDType("actor_rollout_ref.rollout.dtype=bfloat16"));
+    assertEquals(
+        DType.F32, rolloutDType("trainer.device=tpu", "actor_rollout_ref.rollout.dtype=float32"));
+    // the trainer's type and the weight-sync wire are other keys
+    assertEquals(DType.F32, rolloutDType(P + "mixed_precision.param_dtype=bf16"));
+    assertEquals(DType.F32, rolloutDType("actor_rollout_ref.rollout.weight_dtype=bf16"));
+    assertEquals(
+        DType.F32,
+        computeDType("actor_rollout_ref.rollout.dtype=bf16"),
+        "rollout.dtype leaves the trainer in f32");
+  }
+
+  @Test
+  void aBadRolloutDtypeIsOneLineNamingTheKey() {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class, () -> rolloutDType("actor_rollout_ref.rollout.dtype=fp16"));
+    String m = e.getMessage();
+    assertTrue(m.contains("actor_rollout_ref.rollout.dtype") && m.contains("bf16"), m);
+    assertFalse(m.strip().contains("\n"), m);
   }
 
   @Test

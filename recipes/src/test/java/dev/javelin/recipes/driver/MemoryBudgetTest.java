@@ -33,6 +33,8 @@ class MemoryBudgetTest {
     int rows = Math.min(r.rollout().maxNumSeqs(), r.data().trainBatchSize() * r.rollout().n());
     long kv = 2L * 30 * rows * 3 * positions * 64 * 4;
     assertEquals(r.trainer().samplers() * (p * 4 + kv), b.samplers());
+    MemoryBudget bf16 = MemoryBudget.of(SMOLLM2, arith("actor_rollout_ref.rollout.dtype=bf16"));
+    assertEquals(r.trainer().samplers() * (p * 8 + kv), bf16.samplers(), "+ the bf16 copy");
     long wire = p * r.rollout().weightDtype().byteSize();
     assertEquals(4 * wire + p * 4, b.weightSync(), "Ray's copies in flight + the new weights");
     // the checkpoint's 8,192 positions play no part: the same model with 256 gives the same budget

@@ -1,5 +1,6 @@
 package dev.javelin.sampler.engine;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.SlotDecoder;
 import java.util.List;
@@ -11,7 +12,12 @@ public final class SlotTokenModel implements TokenModel, AutoCloseable {
 
   /** Opens a cache of {@code rows} slots with at least {@code capacity} positions each. */
   public SlotTokenModel(PolicyModel model, int rows, int capacity) {
-    this.decoder = SlotDecoder.open(model, rows, capacity);
+    this(model, rows, capacity, DType.F32);
+  }
+
+  /** As above, decoding in {@code dtype} (f32, or bf16 with a bf16 cache). */
+  public SlotTokenModel(PolicyModel model, int rows, int capacity, DType dtype) {
+    this.decoder = SlotDecoder.open(model, rows, capacity, dtype);
     this.vocab = model.config().vocabSize();
   }
 

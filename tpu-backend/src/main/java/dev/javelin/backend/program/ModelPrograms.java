@@ -69,7 +69,28 @@ public final class ModelPrograms {
   /** As above with the adapters of {@code lora} after the weights. */
   static Inputs declare(
       GraphBuilder g, ModelConfig c, int b, int t, int p, DType dtype, LoraConfig lora) {
-    ModelWeights w = ModelWeights.declare(g, c, dtype, lora);
+    return declare(g, c, b, t, p, ModelWeights.declare(g, c, dtype, lora), dtype);
+  }
+
+  /**
+   * f32 token inputs with the weight parameters already in {@code weights}' type: the decoding
+   * programs take a bf16 copy of the weights made once per weight load ({@link #castWeights}), not
+   * cast on every step.
+   */
+  static Inputs declareDecoding(GraphBuilder g, ModelConfig c, int b, int t, int p, DType weights) {
+    checkDecodeType(weights);
+    return declare(g, c, b, t, p, ModelWeights.declare(g, c, weights), DType.F32);
+  }
+
+  /** Decoding computes in f32 or bf16 (mixed precision). */
+  public static void checkDecodeType(DType dtype) {
+    if (dtype != DType.F32 && dtype != DType.BF16) {
+      throw new IllegalArgumentException("decoding computes in f32 or bf16, not " + dtype);
+    }
+  }
+
+  private static Inputs declare(
+      GraphBuilder g, ModelConfig c, int b, int t, int p, ModelWeights w, DType dtype) {
     Node ids = g.parameter(INPUT_IDS, DType.I32, Shape.of(b, t));
     Node pos = g.parameter(POSITIONS, DType.I32, Shape.of(b, t));
     Node mask = g.parameter(ATTENTION_MASK, dtype, Shape.of(b, t));
@@ -112,9 +133,9 @@ public final class ModelPrograms {
    */
   public static Program logProbs(
       ModelConfig c, int b, int t, int p, LoraConfig lora, DType compute) {
-    String mixed = compute == DType.F32 ? "" : "_" + compute.mlirName();
     GraphBuilder g =
-        new GraphBuilder("logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : "") + mixed);
+        new GraphBuilder(
+            "logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : "") + suffix(compute));
     Inputs in = declare(g, c, b, t, p, DType.F32, lora).computingIn(g, compute);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
     TokenStats st = tokenStats(g, c, in, temp);
@@ -139,19 +160,29 @@ public final class ModelPrograms {
    * Dh)].
    */
   public static Program prefill(ModelConfig c, int b, int t, int s, int p) {
+    return prefill(c, b, t, s, p, DType.F32);
+  }
+
+  /**
+   * As above computing in {@code compute}: with {@link DType#BF16} the weight parameters are the
+   * bf16 copy ({@link #castWeights}), activations and the caches are bf16, while RMSNorm, attention
+   * scores and softmax and the logits are f32 and matrix products accumulate in f32 (as in the
+   * mixed-precision {@link #logProbs}). Token inputs and the logits stay f32.
+   */
+  public static Program prefill(ModelConfig c, int b, int t, int s, int p, DType compute) {
     if (t > s) {
       throw new IllegalArgumentException("prefill length " + t + " exceeds cache slots " + s);
     }
-    GraphBuilder g = new GraphBuilder("prefill_b" + b + "_t" + t + "_s" + s);
-    Inputs in = declare(g, c, b, t, p);
+    GraphBuilder g = new GraphBuilder("prefill_b" + b + "_t" + t + "_s" + s + suffix(compute));
+    Inputs in = declareDecoding(g, c, b, t, p, compute);
     Node zero = g.constant(0, DType.I32, Shape.scalar());
     Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
     List<Node> caches = new ArrayList<>();
     KvPolicy write =
         (layer, k, v) -> {
           List<Node> at = List.of(zero, zero, zero, zero);
-          caches.add(g.dynamicUpdateSlice(g.constant(0, DType.F32, cacheShape), k, at));
-          caches.add(g.dynamicUpdateSlice(g.constant(0, DType.F32, cacheShape), v, at));
+          caches.add(g.dynamicUpdateSlice(g.constant(0, k.dtype(), cacheShape), k, at));
+          caches.add(g.dynamicUpdateSlice(g.constant(0, v.dtype(), cacheShape), v, at));
           return new KvPolicy.Kv(k, v);
         };
     DecoderModel m = new DecoderModel(c);
@@ -176,5 +207,21 @@ public final class ModelPrograms {
     outs.add(keyMask);
     outs.addAll(caches);
     return g.build(outs);
+  }
+
+  /** A program-name suffix for a compute type: empty for f32, else {@code _bf16}. */
+  public static String suffix(DType compute) {
+    return compute == DType.F32 ? "" : "_" + compute.mlirName();
+  }
+
+  /**
+   * Converts every f32 weight to {@code to}: parameters are the weights (HF names, layout order),
+   * outputs the converted copies in the same order. Run once per weight load, it gives the bf16
+   * decoding programs their weights without a convert in every step.
+   */
+  public static Program castWeights(ModelConfig c, DType to) {
+    GraphBuilder g = new GraphBuilder("cast_weights" + suffix(to));
+    ModelWeights w = ModelWeights.declare(g, c, DType.F32);
+    return g.build(w.castTo(g, to).all());
   }
 }

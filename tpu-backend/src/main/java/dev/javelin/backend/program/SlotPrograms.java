@@ -33,13 +33,23 @@ public final class SlotPrograms {
    * Dh). Outputs: [logits (B, V), then per layer the updated key and value cache].
    */
   public static Program decode(ModelConfig c, int b, int s, int p) {
-    GraphBuilder g = new GraphBuilder("slot_decode_b" + b + "_s" + s);
-    ModelPrograms.Inputs in = ModelPrograms.declare(g, c, b, 1, p);
+    return decode(c, b, s, p, DType.F32);
+  }
+
+  /**
+   * As above computing in {@code compute}: with {@link DType#BF16} the weights are the bf16 copy
+   * ({@link ModelPrograms#castWeights}) and the caches are bf16 (half the bytes); see {@link
+   * ModelPrograms#prefill(ModelConfig, int, int, int, int, DType)} for what stays f32.
+   */
+  public static Program decode(ModelConfig c, int b, int s, int p, DType compute) {
+    GraphBuilder g =
+        new GraphBuilder("slot_decode_b" + b + "_s" + s + ModelPrograms.suffix(compute));
+    ModelPrograms.Inputs in = ModelPrograms.declareDecoding(g, c, b, 1, p, compute);
     Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
     List<Node> cacheIn = new ArrayList<>();
     for (int i = 0; i < c.layers(); i++) {
-      cacheIn.add(g.parameter(ModelPrograms.cacheKey(i), DType.F32, cacheShape));
-      cacheIn.add(g.parameter(ModelPrograms.cacheValue(i), DType.F32, cacheShape));
+      cacheIn.add(g.parameter(ModelPrograms.cacheKey(i), compute, cacheShape));
+      cacheIn.add(g.parameter(ModelPrograms.cacheValue(i), compute, cacheShape));
     }
     Shape bs = Shape.of(b, s);
     Node slots = g.iota(DType.I32, bs, 1); // (B, S)
@@ -103,14 +113,21 @@ public final class SlotPrograms {
    * requests remain.
    */
   public static Program gatherRows(ModelConfig c, int from, int to, int s) {
-    GraphBuilder g = new GraphBuilder("slot_gather_b" + from + "_to" + to + "_s" + s);
+    return gatherRows(c, from, to, s, DType.F32);
+  }
+
+  /** As above for caches of {@code dtype}. */
+  public static Program gatherRows(ModelConfig c, int from, int to, int s, DType dtype) {
+    GraphBuilder g =
+        new GraphBuilder(
+            "slot_gather_b" + from + "_to" + to + "_s" + s + ModelPrograms.suffix(dtype));
     Node rows = g.parameter(ROWS, DType.I32, Shape.of(to));
     Shape in = Shape.of(from, c.kvHeads(), s, c.headDim());
     int rowSize = c.kvHeads() * s * c.headDim();
     List<Node> outs = new ArrayList<>();
     for (int i = 0; i < c.layers(); i++) {
       for (String name : List.of(ModelPrograms.cacheKey(i), ModelPrograms.cacheValue(i))) {
-        Node table = g.reshape(g.parameter(name, DType.F32, in), from, rowSize);
+        Node table = g.reshape(g.parameter(name, dtype, in), from, rowSize);
         outs.add(g.reshape(g.gather(table, rows), to, c.kvHeads(), s, c.headDim()));
       }
     }
@@ -134,18 +151,24 @@ public final class SlotPrograms {
    * Outputs: per layer the merged key and value cache (b, Hkv, S, Dh).
    */
   public static Program mergeRows(ModelConfig c, int b, int n, int s) {
-    GraphBuilder g = new GraphBuilder("slot_merge_b" + b + "_n" + n + "_s" + s);
+    return mergeRows(c, b, n, s, DType.F32);
+  }
+
+  /** As above for caches of {@code dtype}. */
+  public static Program mergeRows(ModelConfig c, int b, int n, int s, DType dtype) {
+    GraphBuilder g =
+        new GraphBuilder("slot_merge_b" + b + "_n" + n + "_s" + s + ModelPrograms.suffix(dtype));
     Node rows = g.parameter(ROWS, DType.I32, Shape.of(b));
     int rowSize = c.kvHeads() * s * c.headDim();
     List<Node> old = new ArrayList<>();
     for (int i = 0; i < c.layers(); i++) {
-      old.add(g.parameter(ModelPrograms.cacheKey(i), DType.F32, cacheShape(c, b, s)));
-      old.add(g.parameter(ModelPrograms.cacheValue(i), DType.F32, cacheShape(c, b, s)));
+      old.add(g.parameter(ModelPrograms.cacheKey(i), dtype, cacheShape(c, b, s)));
+      old.add(g.parameter(ModelPrograms.cacheValue(i), dtype, cacheShape(c, b, s)));
     }
     List<Node> outs = new ArrayList<>();
     for (int i = 0; i < c.layers(); i++) {
-      Node freshK = g.parameter(freshKey(i), DType.F32, cacheShape(c, n, s));
-      Node freshV = g.parameter(freshValue(i), DType.F32, cacheShape(c, n, s));
+      Node freshK = g.parameter(freshKey(i), dtype, cacheShape(c, n, s));
+      Node freshV = g.parameter(freshValue(i), dtype, cacheShape(c, n, s));
       for (int kv = 0; kv < 2; kv++) {
         Node table =
             g.concatenate(

@@ -46,6 +46,8 @@ public final class PolicyModel implements AutoCloseable {
   private final Map<String, DeviceBuffer> adapters = new LinkedHashMap<>();
   private LoraConfig lora = LoraConfig.NONE;
   private final Map<String, DeviceBuffer> rope = new HashMap<>();
+  // The bf16 copy bf16 decoding runs on, cast once per weight load; empty until first asked for.
+  private final Map<String, DeviceBuffer> bf16Weights = new LinkedHashMap<>();
   private final Map<String, Executable> compiled =
       ProgramLru.map(ProgramLru.MAX_PROGRAMS, Executable::close);
 
@@ -70,8 +72,9 @@ public final class PolicyModel implements AutoCloseable {
   /**
    * As above, with log-probs and train steps ({@link PolicyOptimizer}) computing in {@code
    * compute}: {@link DType#BF16} casts a bf16 copy from the f32 weights inside each program (mixed
-   * precision; weights, gradients and AdamW state stay f32). Decoding stays f32, so old log-probs
-   * and the train step agree while sampling does not depend on it.
+   * precision; weights, gradients and AdamW state stay f32). Decoding does not follow it: a {@link
+   * SlotDecoder} picks its own type, so old log-probs and the train step agree whatever the
+   * samplers decode in.
    */
   public static PolicyModel of(Device device, ModelCheckpoint checkpoint, DType compute) {
     return new PolicyModel(device, checkpoint, compute);
@@ -224,6 +227,12 @@ public final class PolicyModel implements AutoCloseable {
    * so finished rows stop costing cache writes while the others go on.
    */
   public List<int[]> generateGreedy(List<int[]> prompts, int maxNewTokens, int eosId) {
+    return generateGreedy(prompts, maxNewTokens, eosId, DType.F32);
+  }
+
+  /** As above, decoding in {@code decode} (f32, or bf16 with a bf16 KV cache). */
+  public List<int[]> generateGreedy(
+      List<int[]> prompts, int maxNewTokens, int eosId, DType decode) {
     if (prompts.isEmpty() || maxNewTokens < 1) {
       throw new IllegalArgumentException("need prompts and maxNewTokens >= 1");
     }
@@ -237,7 +246,7 @@ public final class PolicyModel implements AutoCloseable {
     }
     int longest = Arrays.stream(pos).max().orElseThrow();
     List<int[]> out = new ArrayList<>();
-    try (SlotDecoder decoder = SlotDecoder.open(this, rows, longest + maxNewTokens - 1)) {
+    try (SlotDecoder decoder = SlotDecoder.open(this, rows, longest + maxNewTokens - 1, decode)) {
       Tensor.F32 logits = decoder.prefill(prompts);
       int[][] got = new int[rows][maxNewTokens];
       int[] count = new int[rows];
@@ -353,11 +362,44 @@ public final class PolicyModel implements AutoCloseable {
 
   /** Runs with caller-owned buffers that are not closed. */
   List<DeviceBuffer> runKeeping(Executable exe, Map<String, DeviceBuffer> perCall) {
-    Map<String, DeviceBuffer> named = new HashMap<>(weights);
+    return runKeeping(exe, perCall, DType.F32);
+  }
+
+  /**
+   * Runs a decoding program whose weight parameters are of {@code weightType} (the bf16 copy for
+   * bf16 decoding) with caller-owned buffers that are not closed.
+   */
+  List<DeviceBuffer> runKeeping(
+      Executable exe, Map<String, DeviceBuffer> perCall, DType weightType) {
+    Map<String, DeviceBuffer> named = new HashMap<>(weightsIn(weightType));
     named.putAll(adapters);
     named.putAll(rope);
     named.putAll(perCall);
     return exe.run(Bindings.bind(exe.program(), named));
+  }
+
+  /**
+   * The weights as {@code dtype}: the f32 buffers themselves, or their bf16 copy, made on the
+   * device by one cast program after each weight change and then reused by every prefill and decode
+   * step.
+   */
+  Map<String, DeviceBuffer> weightsIn(DType dtype) {
+    if (dtype == DType.F32) {
+      return weights;
+    }
+    ModelPrograms.checkDecodeType(dtype);
+    if (bf16Weights.isEmpty()) {
+      Executable cast =
+          executable(
+              "cast_weights" + ModelPrograms.suffix(dtype),
+              () -> ModelPrograms.castWeights(config, dtype));
+      List<DeviceBuffer> out = cast.run(Bindings.bind(cast.program(), weights));
+      List<WeightSpec> layout = WeightSpec.layout(config); // the cast's output order
+      for (int i = 0; i < out.size(); i++) {
+        bf16Weights.put(layout.get(i).name(), out.get(i));
+      }
+    }
+    return bf16Weights;
   }
 
   Map<String, DeviceBuffer> ropeBuffers() {
@@ -388,6 +430,7 @@ public final class PolicyModel implements AutoCloseable {
   }
 
   void replaceWeight(String name, DeviceBuffer buffer) {
+    dropCastWeights();
     DeviceBuffer old = weights.put(name, buffer);
     if (old != null && old != buffer) {
       old.close();
@@ -398,8 +441,14 @@ public final class PolicyModel implements AutoCloseable {
     return new ArrayList<>(weights.keySet());
   }
 
+  private void dropCastWeights() {
+    bf16Weights.values().forEach(DeviceBuffer::close);
+    bf16Weights.clear();
+  }
+
   @Override
   public void close() {
+    dropCastWeights();
     compiled.values().forEach(Executable::close);
     compiled.clear();
     weights.values().forEach(DeviceBuffer::close);

@@ -1,5 +1,6 @@
 package dev.javelin.backend.runtime;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
@@ -34,6 +35,11 @@ import java.util.Map;
  * depend on the batch size (the reference device); OpenBLAS rounds a row's products by its place in
  * the batch, so on the cpu device they agree to float rounding, as the per-row path at two batch
  * sizes does, and the n copies of a prompt now start from bitwise-equal logits.
+ *
+ * <p>Precision: a decoder opened with {@link DType#BF16} runs bf16 prefill and decode programs on
+ * the model's bf16 weight copy (cast once per weight load) and keeps its KV cache in bf16, half the
+ * bytes of f32 on devices that store bf16 in 16 bits (the cpu device holds bf16 values in float
+ * arrays); norms, attention softmax and the returned logits are f32.
  */
 public final class SlotDecoder implements AutoCloseable {
   /**
@@ -45,11 +51,14 @@ public final class SlotDecoder implements AutoCloseable {
   private final PolicyModel model;
   private final int capacity;
   private final boolean sharePrompts;
+  private final DType compute;
   private int rows;
   private List<DeviceBuffer> caches; // null until first needed: a full prefill replaces them anyway
   private boolean closed;
 
-  private SlotDecoder(PolicyModel model, int rows, int capacity, boolean sharePrompts) {
+  private SlotDecoder(
+      PolicyModel model, int rows, int capacity, boolean sharePrompts, DType compute) {
+    ModelPrograms.checkDecodeType(compute);
     if (rows < 1) {
       throw new IllegalArgumentException("rows must be >= 1, got " + rows);
     }
@@ -62,6 +71,7 @@ public final class SlotDecoder implements AutoCloseable {
     this.capacity =
         Math.min(max, (capacity + CAPACITY_GRANULE - 1) / CAPACITY_GRANULE * CAPACITY_GRANULE);
     this.sharePrompts = sharePrompts;
+    this.compute = compute;
     useRows(rows);
   }
 
@@ -70,7 +80,12 @@ public final class SlotDecoder implements AutoCloseable {
    * up to a multiple of {@value #CAPACITY_GRANULE}, at most {@code maxPositions}).
    */
   public static SlotDecoder open(PolicyModel model, int rows, int capacity) {
-    return new SlotDecoder(model, rows, capacity, true);
+    return open(model, rows, capacity, DType.F32);
+  }
+
+  /** As {@link #open(PolicyModel, int, int)}, computing in {@code compute} (f32 or bf16). */
+  public static SlotDecoder open(PolicyModel model, int rows, int capacity, DType compute) {
+    return new SlotDecoder(model, rows, capacity, true, compute);
   }
 
   /**
@@ -78,7 +93,7 @@ public final class SlotDecoder implements AutoCloseable {
    * before prompt sharing, kept as the reference the sharing is tested against.
    */
   static SlotDecoder openPerRow(PolicyModel model, int rows, int capacity) {
-    return new SlotDecoder(model, rows, capacity, false);
+    return new SlotDecoder(model, rows, capacity, false, DType.F32);
   }
 
   public int rows() {
@@ -91,6 +106,11 @@ public final class SlotDecoder implements AutoCloseable {
    */
   public List<DeviceBuffer> cacheOnDevice() {
     return caches == null ? List.of() : Collections.unmodifiableList(caches);
+  }
+
+  /** What prefill and decode compute in, and the KV cache's element type. */
+  public DType computeDType() {
+    return compute;
   }
 
   /** Positions each row holds. */
@@ -151,8 +171,8 @@ public final class SlotDecoder implements AutoCloseable {
     int b = rows;
     Executable merge =
         model.executable(
-            "slot_merge_b" + b + "_n" + bn + "_s" + capacity,
-            () -> SlotPrograms.mergeRows(c, b, bn, capacity));
+            "slot_merge_b" + b + "_n" + bn + "_s" + capacity + ModelPrograms.suffix(compute),
+            () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute));
     Map<String, DeviceBuffer> in = cacheInputs();
     for (int i = 0; i < c.layers(); i++) {
       in.put(SlotPrograms.freshKey(i), p.caches().get(2 * i));
@@ -213,14 +233,19 @@ public final class SlotDecoder implements AutoCloseable {
     int b = prompts.size();
     Executable prefill =
         model.executable(
-            "prefill_b" + b + "_t" + t + "_s" + capacity,
-            () -> ModelPrograms.prefill(c, b, t, capacity, c.maxPositions()));
+            "prefill_b" + b + "_t" + t + "_s" + capacity + ModelPrograms.suffix(compute),
+            () -> ModelPrograms.prefill(c, b, t, capacity, c.maxPositions(), compute));
     Device dev = model.device();
     Map<String, DeviceBuffer> in = new HashMap<>();
     in.put(ModelPrograms.INPUT_IDS, dev.upload(padded.ids()));
     in.put(ModelPrograms.POSITIONS, dev.upload(padded.positions()));
     in.put(ModelPrograms.ATTENTION_MASK, dev.upload(padded.mask()));
-    List<DeviceBuffer> out = model.run(prefill, in);
+    List<DeviceBuffer> out;
+    try {
+      out = model.runKeeping(prefill, in, compute);
+    } finally {
+      in.values().forEach(DeviceBuffer::close);
+    }
     Tensor.F32 logits = (Tensor.F32) out.get(0).toHost();
     out.get(0).close();
     out.get(1).close(); // key mask: slot rows derive theirs from positions
@@ -271,7 +296,7 @@ public final class SlotDecoder implements AutoCloseable {
     in.put(ModelPrograms.ATTENTION_MASK, dev.upload(new Tensor.F32(Shape.of(rows, 1), mask)));
     Map<String, DeviceBuffer> all = cacheInputs();
     all.putAll(in);
-    List<DeviceBuffer> out = model.runKeeping(decodeProgram(), all);
+    List<DeviceBuffer> out = model.runKeeping(decodeProgram(), all, compute);
     in.values().forEach(DeviceBuffer::close);
     Tensor.F32 logits = (Tensor.F32) out.get(0).toHost();
     out.get(0).close();
@@ -306,8 +331,8 @@ public final class SlotDecoder implements AutoCloseable {
     int to = keep.length;
     Executable gather =
         model.executable(
-            "slot_gather_b" + from + "_to" + to + "_s" + capacity,
-            () -> SlotPrograms.gatherRows(c, from, to, capacity));
+            "slot_gather_b" + from + "_to" + to + "_s" + capacity + ModelPrograms.suffix(compute),
+            () -> SlotPrograms.gatherRows(c, from, to, capacity, compute));
     DeviceBuffer ids = model.device().upload(new Tensor.I32(Shape.of(to), keep.clone()));
     in.put(SlotPrograms.ROWS, ids);
     List<DeviceBuffer> out = gather.run(Bindings.bind(gather.program(), in));
@@ -326,8 +351,8 @@ public final class SlotDecoder implements AutoCloseable {
     int s = capacity;
     int b = rows;
     return model.executable(
-        "slot_decode_b" + b + "_s" + s,
-        () -> SlotPrograms.decode(c, b, s, c.maxPositions()),
+        "slot_decode_b" + b + "_s" + s + ModelPrograms.suffix(compute),
+        () -> SlotPrograms.decode(c, b, s, c.maxPositions(), compute),
         p -> SlotPrograms.decodeInPlace(p, c.layers()));
   }
 
@@ -336,7 +361,7 @@ public final class SlotDecoder implements AutoCloseable {
     Shape shape = Shape.of(rows, c.kvHeads(), capacity, c.headDim());
     List<DeviceBuffer> zeros = new ArrayList<>();
     for (int i = 0; i < 2 * c.layers(); i++) {
-      zeros.add(model.device().upload(Tensor.F32.zeros(shape)));
+      zeros.add(model.device().upload(Tensor.zeros(compute, shape)));
     }
     return zeros;
   }

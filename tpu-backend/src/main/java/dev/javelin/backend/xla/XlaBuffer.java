@@ -46,6 +46,11 @@ final class XlaBuffer implements DeviceBuffer {
     return PjrtNative.bufferDeviceAddress(device.api(), handle());
   }
 
+  /** Bytes the buffer occupies on the device, as the plugin reports them. */
+  long onDeviceBytes() {
+    return PjrtNative.bufferOnDeviceSize(device.api(), handle());
+  }
+
   @Override
   public Tensor toHost() {
     long bytes = shape.size() * dtype.byteSize();

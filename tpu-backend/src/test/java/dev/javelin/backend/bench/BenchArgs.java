@@ -1,5 +1,6 @@
 package dev.javelin.backend.bench;
 
+import dev.javelin.backend.DType;
 import java.util.Arrays;
 
 /** Command-line options of {@link ModelBenchmark}. */
@@ -7,6 +8,7 @@ record BenchArgs(
     String device,
     String config,
     String task,
+    DType dtype,
     int batch,
     int seq,
     int prompt,
@@ -29,6 +31,7 @@ record BenchArgs(
     String device = "cpu";
     String config = "tiny";
     String task = "train";
+    String dtype = "f32";
     int[] n = {64, 128, 16, 64, 3};
     String[] keys = {"--batch", "--seq", "--prompt", "--new", "--iters"};
     for (int i = 0; i + 1 < argv.length; i += 2) {
@@ -38,6 +41,7 @@ record BenchArgs(
         case "--device" -> device = v;
         case "--config" -> config = v;
         case "--task" -> task = v;
+        case "--dtype" -> dtype = v;
         default -> {
           int idx = Arrays.asList(keys).indexOf(k);
           if (idx < 0) {
@@ -47,6 +51,13 @@ record BenchArgs(
         }
       }
     }
-    return new BenchArgs(device, config, task, n[0], n[1], n[2], n[3], n[4]);
+    DType type =
+        switch (dtype) {
+          case "f32" -> DType.F32;
+          case "bf16" -> DType.BF16;
+          default ->
+              throw new IllegalArgumentException("--dtype must be f32 or bf16, got " + dtype);
+        };
+    return new BenchArgs(device, config, task, type, n[0], n[1], n[2], n[3], n[4]);
   }
 }

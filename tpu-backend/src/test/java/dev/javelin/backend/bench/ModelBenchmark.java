@@ -29,8 +29,9 @@ import java.util.Random;
  * a device, printed as one JSON line per measurement (the same fields as tools/torch_bench.py).
  *
  * <p>Usage: {@code ModelBenchmark --device cpu --config tiny|small|smollm2 --task train|decode
- * [--batch 64 --seq 128 --prompt 16 --new 64 --iters 3]}; the train step keeps what {@code
- * -Djavelin.remat} says (elementwise, blocks) for the backward pass.
+ * [--dtype f32|bf16 --batch 64 --seq 128 --prompt 16 --new 64 --iters 3]}; the train step keeps
+ * what {@code -Djavelin.remat} says (elementwise, blocks) for the backward pass. {@code --dtype
+ * bf16} makes the train step mixed precision and decoding bf16 (bf16 KV cache).
  */
 public final class ModelBenchmark {
   private ModelBenchmark() {}
@@ -40,7 +41,7 @@ public final class ModelBenchmark {
     ModelConfig c =
         config(a.config()).withMaxPositions(Math.max(a.seq(), a.prompt() + a.newTokens()) + 16);
     try (Device device = Devices.open(a.device());
-        PolicyModel model = PolicyModel.of(device, ModelCheckpoint.random(c, 0, 0.02))) {
+        PolicyModel model = PolicyModel.of(device, ModelCheckpoint.random(c, 0, 0.02), a.dtype())) {
       String line = a.task().equals("train") ? train(a, model) : decode(a, model);
       System.out.println(line);
     }
@@ -111,10 +112,11 @@ public final class ModelBenchmark {
     double flops = trainFlops(c, a.batch(), tb) * a.iters();
     return String.format(
         Locale.ROOT,
-        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"batch\":%d,"
-            + "\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
+        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"dtype\":\"%s\","
+            + "\"batch\":%d,\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
         a.device(),
         a.config(),
+        a.dtype().mlirName(),
         a.batch(),
         PolicyOptimizer.defaultRemat(),
         a.batch() * a.seq() / median,
@@ -135,7 +137,7 @@ public final class ModelBenchmark {
     cpu.resetProfile();
     cpu.setProfiling(true);
     long t0 = System.nanoTime();
-    model.generateGreedy(prompts, a.newTokens(), -1);
+    model.generateGreedy(prompts, a.newTokens(), -1, a.dtype());
     long wall = System.nanoTime() - t0;
     cpu.setProfiling(false);
     long kernels = cpu.profile().values().stream().mapToLong(Long::longValue).sum();
@@ -160,12 +162,12 @@ public final class ModelBenchmark {
     for (int r = 0; r < a.batch(); r++) {
       prompts.add(rng.ints(a.prompt(), 1, model.config().vocabSize()).toArray());
     }
-    model.generateGreedy(prompts, a.newTokens(), -1); // compile + warm up
+    model.generateGreedy(prompts, a.newTokens(), -1, a.dtype()); // compile + warm up
     HeapSampler heap = HeapSampler.start();
     double[] times = new double[a.iters()];
     for (int i = 0; i < a.iters(); i++) {
       long t0 = System.nanoTime();
-      List<int[]> out = model.generateGreedy(prompts, a.newTokens(), -1);
+      List<int[]> out = model.generateGreedy(prompts, a.newTokens(), -1, a.dtype());
       times[i] = (System.nanoTime() - t0) / 1e9;
       if (out.get(0).length != a.newTokens()) {
         throw new IllegalStateException("generated " + out.get(0).length + " tokens");
@@ -175,11 +177,13 @@ public final class ModelBenchmark {
     profileDecode(prompts, a, model);
     return String.format(
         Locale.ROOT,
-        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"decode\",\"batch\":%d,"
+        "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"decode\",\"dtype\":\"%s\","
+            + "\"batch\":%d,"
             + "\"tokens_per_s\":%.1f,\"times_s\":%s,\"heap_start_mb\":%d,\"heap_peak_mb\":%d,"
             + "\"heap_end_mb\":%d}",
         a.device(),
         a.config(),
+        a.dtype().mlirName(),
         a.batch(),
         a.batch() * a.newTokens() / median(times),
         Arrays.toString(times),

@@ -3,6 +3,7 @@ package dev.javelin.backend.xla;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
@@ -23,6 +24,10 @@ import org.junit.jupiter.api.Test;
  */
 class XlaInPlaceDecodeTest {
   private static final double TOL = 1e-4;
+
+  /** bf16 logits xla:cpu vs cpu: measured 0.0155 (the two round some sums differently). */
+  private static final double BF16_TOL = 0.05;
+
   private static final int ROWS = 2;
   private static final int STEPS = 8;
   private static Path checkpoint;
@@ -67,6 +72,53 @@ class XlaInPlaceDecodeTest {
             "step " + s + " traffic: tokens, positions, mask up; logits down");
       }
     }
+  }
+
+  /**
+   * bf16 decoding on {@code xla:cpu}: the cache is bf16 on the device, half the bytes the plugin
+   * reports for the f32 cache, written in place, and the logits follow the {@code cpu} engine's
+   * bf16 decoding.
+   */
+  @Test
+  void bf16CacheIsHalfTheBytesAndMatchesCpu() {
+    List<int[]> prompts = List.of(new int[] {3, 17, 42}, new int[] {8, 1, 30, 4, 5});
+    try (Device cpu = Devices.open("cpu");
+        XlaDevice xla = (XlaDevice) Devices.open("xla:cpu");
+        PolicyModel onCpu = PolicyModel.load(cpu, checkpoint);
+        PolicyModel onXla = PolicyModel.load(xla, checkpoint);
+        SlotDecoder f32 = SlotDecoder.open(onXla, ROWS, 24);
+        SlotDecoder a = SlotDecoder.open(onCpu, ROWS, 24, DType.BF16);
+        SlotDecoder b = SlotDecoder.open(onXla, ROWS, 24, DType.BF16)) {
+      f32.prefill(prompts);
+      Tensor.F32 la = a.prefill(prompts);
+      double worst = RelError.of(la, b.prefill(prompts), null);
+      long f32Bytes = onDeviceBytes(f32.cacheOnDevice());
+      long bf16Bytes = onDeviceBytes(b.cacheOnDevice());
+      b.cacheOnDevice().forEach(c -> assertEquals(DType.BF16, c.dtype()));
+      assertEquals(f32Bytes, 2 * bf16Bytes, "bf16 KV cache bytes on the device");
+      List<Long> where = addresses(b.cacheOnDevice());
+      int v = onCpu.config().vocabSize();
+      int[] pos = {prompts.get(0).length, prompts.get(1).length};
+      boolean[] active = {true, true};
+      for (int s = 0; s < STEPS; s++) {
+        int[] next = {argmax(la.data(), 0, v), argmax(la.data(), v, v)};
+        Tensor.F32 lb = b.step(next, pos, active);
+        la = a.step(next, pos, active);
+        worst = Math.max(worst, RelError.of(la, lb, null));
+        assertEquals(where, addresses(b.cacheOnDevice()), "step " + s + " moved the cache");
+        pos[0]++;
+        pos[1]++;
+      }
+      System.out.printf(
+          "xla:cpu KV cache (qwen2-tiny, %d rows x %d positions): f32 %d B, bf16 %d B;"
+              + " bf16 logits vs cpu bf16: worst rel %.3g%n",
+          ROWS, f32.capacity(), f32Bytes, bf16Bytes, worst);
+      assertTrue(worst < BF16_TOL, "bf16 logits xla:cpu vs cpu: " + worst);
+    }
+  }
+
+  private static long onDeviceBytes(List<DeviceBuffer> caches) {
+    return caches.stream().mapToLong(c -> ((XlaBuffer) c).onDeviceBytes()).sum();
   }
 
   private static List<Long> addresses(List<DeviceBuffer> caches) {

@@ -162,16 +162,20 @@ public final class PpoUpdater implements Trainer {
       first = withOldAfterFirstMiniBatch(first);
     }
     double oldSeconds = (System.nanoTime() - start) / 1e9;
+    RolloutMismatch mismatch = new RolloutMismatch();
     for (int epoch = 0; epoch < config.ppoEpochs(); epoch++) {
       List<TrainSample> order =
           epoch == 0
               ? first
               : EpochOrder.of(samples, config.shuffle(), config.seed(), startStep, epoch);
       for (int from = 0; from < order.size(); from += mini) {
-        updateMiniBatch(order.subList(from, from + mini), sums);
+        updateMiniBatch(order.subList(from, from + mini), sums, epoch == 0 ? mismatch : null);
       }
     }
     Map<String, Double> out = sums.means();
+    if (!config.bypassesOldLogProbs()) { // bypass: π_old is the sampler's, nothing to compare
+      out.putAll(mismatch.metrics(first));
+    }
     if (oldHere) {
       out.put(OLD_LOG_PROB_SECONDS, oldSeconds);
     }
@@ -202,8 +206,12 @@ public final class PpoUpdater implements Trainer {
     return out;
   }
 
-  /** One optimizer step: micro-batch log-probs → ActorLoss → cotangents → accumulated grads. */
-  private void updateMiniBatch(List<TrainSample> samples, MetricSums sums) {
+  /**
+   * One optimizer step: micro-batch log-probs → ActorLoss → cotangents → accumulated grads. When
+   * the samples take π_old from this forward pass, it goes to {@code mismatch} (if non-null).
+   */
+  private void updateMiniBatch(
+      List<TrainSample> samples, MetricSums sums, RolloutMismatch mismatch) {
     MiniBatch mb = MiniBatch.of(samples, config.loss().policyLoss(), config.loss().useKlLoss());
     int micro = config.microBatchSize();
     int width = mb.width();
@@ -225,12 +233,15 @@ public final class PpoUpdater implements Trainer {
           @Override
           public Cotangents apply(int i, TokenLogProbs stats) {
             PackedBatch p = packs.get(i);
+            double[] logp = p.responseColumns(stats.logp(), width); // (micro, W)
+            if (mismatch != null && mb.oldFromCurrent()) {
+              for (int r = 0; r < micro; r++) {
+                mismatch.take(samples.get(i * micro + r), logp, r, width);
+              }
+            }
             PolicyBatch batch =
                 mb.micro(
-                    i * micro,
-                    (i + 1) * micro,
-                    p.responseColumns(stats.logp(), width),
-                    p.responseColumns(stats.entropy(), width));
+                    i * micro, (i + 1) * micro, logp, p.responseColumns(stats.entropy(), width));
             LossResult loss = ActorLoss.compute(batch, config.loss(), mb.global());
             sums.addMicro(loss.metrics());
             return new Cotangents(

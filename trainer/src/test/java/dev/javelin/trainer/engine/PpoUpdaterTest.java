@@ -16,6 +16,7 @@ import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.grpo.correction.RolloutProbsDiff;
 import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
@@ -167,6 +168,51 @@ class PpoUpdaterTest {
       assertTrue(b.get(PpoUpdater.OLD_LOG_PROB_SECONDS) > 0, b.toString());
       assertFalse(a.containsKey(PpoUpdater.OLD_LOG_PROB_SECONDS), a.toString());
       assertWeightsClose(recomputed.policyCheckpoint(), inUpdate.policyCheckpoint(), 1e-6);
+      // π_old taken by the first mini-batch's forward gives the metrics of π_old passed in
+      for (String k : PROBS_DIFF) {
+        assertEquals(a.get(k), b.get(k), 1e-6, k);
+      }
+      assertTrue(a.get(RolloutProbsDiff.MEAN) > 0, a.toString());
+    }
+  }
+
+  private static final List<String> PROBS_DIFF =
+      List.of(
+          RolloutProbsDiff.VALID,
+          RolloutProbsDiff.MAX,
+          RolloutProbsDiff.MEAN,
+          RolloutProbsDiff.STD,
+          RolloutProbsDiff.PEARSON);
+
+  /**
+   * Rollouts whose log-probs are the trainer's own show no mismatch, whether π_old is passed in or
+   * taken from the update's forward pass (a row taken from the wrong place would show).
+   */
+  @Test
+  void rolloutsScoredByTheTrainerItselfShowNoProbabilityMismatch() {
+    AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
+    TrainerConfig base = Fixtures.config(8, 4);
+    TrainerConfig c =
+        new TrainerConfig(
+            1, 4, 2, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+    List<TrainSample> batch = new ArrayList<>();
+    try (PpoUpdater scorer = new PpoUpdater(device, INITIAL, c);
+        PpoUpdater passed = new PpoUpdater(device, INITIAL, c);
+        PpoUpdater taken = new PpoUpdater(device, INITIAL, c)) {
+      List<TrainSample> raw = Fixtures.batch(95, 2, 4);
+      float[][] own = scorer.logProbs(raw, PolicyRole.ACTOR);
+      for (int i = 0; i < raw.size(); i++) {
+        TrainSample s = raw.get(i);
+        batch.add(
+            TrainSample.of(
+                s.promptUid(), s.promptIds(), s.responseIds(), own[i], s.score(), s.score()));
+      }
+      for (Map<String, Double> m : List.of(grpoStep(passed, batch), taken.update(batch))) {
+        assertEquals(1.0, m.get(RolloutProbsDiff.VALID), m.toString());
+        assertEquals(0.0, m.get(RolloutProbsDiff.MAX), 1e-6, m.toString());
+        assertEquals(0.0, m.get(RolloutProbsDiff.MEAN), 1e-6, m.toString());
+        assertEquals(1.0, m.get(RolloutProbsDiff.PEARSON), 1e-6, m.toString());
+      }
     }
   }
 
