@@ -32,6 +32,14 @@ public final class LoraKeys {
           "linear layers left without adapters");
   public static final KeySpec LORA_SEED =
       KEYS.of(P + "lora_seed", KeyType.LONG, 0L, "seed of the adapters' A initialisation");
+  private static final String ADAPTERS = "adapters";
+  public static final KeySpec LORA_SYNC =
+      KEYS.of(
+          "actor_rollout_ref.rollout.lora_sync",
+          KeyType.oneOf("merged", ADAPTERS),
+          ADAPTERS,
+          "what a weight sync moves under LoRA: the merged model, or the adapters alone"
+              + " (samplers merge them into the base they hold)");
 
   private LoraKeys() {}
 
@@ -73,6 +81,11 @@ public final class LoraKeys {
         TARGET_MODULES.name(),
         "leaves no layer for the adapters (after exclude_modules)");
     return new LoraConfig(rank, alpha, targets);
+  }
+
+  /** Whether weight syncs move the adapters alone ({@code lora_sync=adapters}). */
+  public static boolean syncsAdapters(Settings s) {
+    return s.getString(LORA_SYNC).equals(ADAPTERS);
   }
 
   /** The seed of fresh adapters. */

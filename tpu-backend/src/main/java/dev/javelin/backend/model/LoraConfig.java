@@ -1,7 +1,9 @@
 package dev.javelin.backend.model;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,6 +48,14 @@ public record LoraConfig(int rank, double alpha, Set<String> targets) {
     return alpha / rank;
   }
 
+  private static final String A_SUFFIX = ".lora_A.weight";
+  private static final String B_SUFFIX = ".lora_B.weight";
+
+  /** Whether {@code name} is an adapter's A or B as {@link Adapter} names them. */
+  public static boolean isAdapterTensor(String name) {
+    return name.endsWith(A_SUFFIX) || name.endsWith(B_SUFFIX);
+  }
+
   /** The module's path inside a block: {@code self_attn.q_proj}, {@code mlp.down_proj}. */
   public static String modulePath(String module) {
     // The first four of MODULES are attention projections, the rest the MLP's.
@@ -59,16 +69,36 @@ public record LoraConfig(int rank, double alpha, Set<String> targets) {
    */
   public record Adapter(int layer, String module, String base, int in, int out, int rank) {
     public String a() {
-      return prefix() + ".lora_A.weight";
+      return prefix() + A_SUFFIX;
     }
 
     public String b() {
-      return prefix() + ".lora_B.weight";
+      return prefix() + B_SUFFIX;
     }
 
     private String prefix() {
       return WeightSpec.layer(layer, modulePath(module));
     }
+  }
+
+  /**
+   * The adapters named in {@code shapes} (A and B by name, as {@link Adapter#a()} and {@link
+   * Adapter#b()} spell them) on a model of {@code c}, with {@code alpha = r}: a scale of 1, for
+   * adapters whose B already carries the scale ({@link LoraAdapters#scaledForSync}). Targets are
+   * the modules whose layer-0 A is present and r is that A's first dimension; {@link #NONE} when
+   * none is. {@link LoraAdapters#check} then checks that every layer has exactly these.
+   */
+  public static LoraConfig ofScaled(ModelConfig c, Map<String, int[]> shapes) {
+    Set<String> targets = new LinkedHashSet<>();
+    int rank = 0;
+    for (String m : MODULES) {
+      int[] a = shapes.get(new Adapter(0, m, "", 0, 0, 0).a());
+      if (a != null && a.length == 2 && a[0] > 0) {
+        targets.add(m);
+        rank = rank == 0 ? a[0] : rank;
+      }
+    }
+    return targets.isEmpty() || c.layers() == 0 ? NONE : new LoraConfig(rank, rank, targets);
   }
 
   /** Every adapter of {@code c}, layer by layer in {@link #MODULES} order; empty when disabled. */

@@ -139,11 +139,17 @@ public final class ModelPrograms {
    * Dh)].
    */
   public static Program prefill(ModelConfig c, int b, int t, int s, int p) {
+    return prefill(c, b, t, s, p, LoraConfig.NONE);
+  }
+
+  /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
+  public static Program prefill(ModelConfig c, int b, int t, int s, int p, LoraConfig lora) {
     if (t > s) {
       throw new IllegalArgumentException("prefill length " + t + " exceeds cache slots " + s);
     }
-    GraphBuilder g = new GraphBuilder("prefill_b" + b + "_t" + t + "_s" + s);
-    Inputs in = declare(g, c, b, t, p);
+    GraphBuilder g =
+        new GraphBuilder("prefill_b" + b + "_t" + t + "_s" + s + (lora.enabled() ? "_lora" : ""));
+    Inputs in = declare(g, c, b, t, p, DType.F32, lora);
     Node zero = g.constant(0, DType.I32, Shape.scalar());
     Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
     List<Node> caches = new ArrayList<>();

@@ -10,6 +10,7 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,8 +34,14 @@ public final class SlotPrograms {
    * Dh). Outputs: [logits (B, V), then per layer the updated key and value cache].
    */
   public static Program decode(ModelConfig c, int b, int s, int p) {
-    GraphBuilder g = new GraphBuilder("slot_decode_b" + b + "_s" + s);
-    ModelPrograms.Inputs in = ModelPrograms.declare(g, c, b, 1, p);
+    return decode(c, b, s, p, LoraConfig.NONE);
+  }
+
+  /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
+  public static Program decode(ModelConfig c, int b, int s, int p, LoraConfig lora) {
+    GraphBuilder g =
+        new GraphBuilder("slot_decode_b" + b + "_s" + s + (lora.enabled() ? "_lora" : ""));
+    ModelPrograms.Inputs in = ModelPrograms.declare(g, c, b, 1, p, DType.F32, lora);
     Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
     List<Node> cacheIn = new ArrayList<>();
     for (int i = 0; i < c.layers(); i++) {

@@ -133,6 +133,13 @@ public final class PolicyModel implements AutoCloseable {
     this.lora = config;
   }
 
+  /** Takes the adapters off: programs run the plain weights again. */
+  public void detachAdapters() {
+    adapters.values().forEach(DeviceBuffer::close);
+    adapters.clear();
+    this.lora = LoraConfig.NONE;
+  }
+
   /** The adapters' configuration; {@link LoraConfig#NONE} without adapters. */
   public LoraConfig lora() {
     return lora;

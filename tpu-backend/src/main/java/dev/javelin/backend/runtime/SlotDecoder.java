@@ -213,8 +213,8 @@ public final class SlotDecoder implements AutoCloseable {
     int b = prompts.size();
     Executable prefill =
         model.executable(
-            "prefill_b" + b + "_t" + t + "_s" + capacity,
-            () -> ModelPrograms.prefill(c, b, t, capacity, c.maxPositions()));
+            "prefill_b" + b + "_t" + t + "_s" + capacity + loraSuffix(),
+            () -> ModelPrograms.prefill(c, b, t, capacity, c.maxPositions(), model.lora()));
     Device dev = model.device();
     Map<String, DeviceBuffer> in = new HashMap<>();
     in.put(ModelPrograms.INPUT_IDS, dev.upload(padded.ids()));
@@ -326,9 +326,14 @@ public final class SlotDecoder implements AutoCloseable {
     int s = capacity;
     int b = rows;
     return model.executable(
-        "slot_decode_b" + b + "_s" + s,
-        () -> SlotPrograms.decode(c, b, s, c.maxPositions()),
+        "slot_decode_b" + b + "_s" + s + loraSuffix(),
+        () -> SlotPrograms.decode(c, b, s, c.maxPositions(), model.lora()),
         p -> SlotPrograms.decodeInPlace(p, c.layers()));
+  }
+
+  /** Keeps programs through adapters apart from plain ones in the model's cache. */
+  private String loraSuffix() {
+    return model.lora().enabled() ? "_lora" : "";
   }
 
   private List<DeviceBuffer> zeroCaches() {

@@ -24,6 +24,7 @@ import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
 import java.nio.file.Path;
@@ -297,9 +298,19 @@ public final class PpoUpdater implements Trainer {
   }
 
   @Override
-  public WeightSnapshot snapshot(long version, WireType type) {
-    // Samplers run plain weights: under LoRA the adapters are folded in before each push.
-    return snapshotOf(policy.mergedCheckpoint(), version, type);
+  public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
+    LoraConfig lora = policy.lora();
+    if (!lora.enabled() || content == SnapshotContent.WEIGHTS) {
+      // Samplers run plain weights: under LoRA the adapters are folded in before each push.
+      return snapshotOf(policy.mergedCheckpoint(), version, type);
+    }
+    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
+    if (content.hasBase()) {
+      policy.checkpoint().ordered().forEach((k, v) -> b.add(k, v.shape().dims(), v.data()));
+    }
+    LoraAdapters.scaledForSync(lora, policy.config(), policy.adapterTensors())
+        .forEach((k, v) -> b.add(k, v.shape().dims(), v.data()));
+    return b.build();
   }
 
   /** {@code weights} as the snapshot samplers load: HF names, layout order, in {@code type}. */
