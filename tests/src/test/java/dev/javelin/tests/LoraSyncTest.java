@@ -2,6 +2,7 @@ package dev.javelin.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code actor_rollout_ref.rollout.lora_sync=adapters}: the samplers merge adapters into the base
  * they hold and end up with exactly the weights a merged sync sends, so a run is the same run
- * either way; a sampler without the base refuses adapters alone; resume stays exact.
+ * either way; a sampler without the base refuses adapters alone; resume stays exact, with LoRA
+ * dropout too.
  */
 class LoraSyncTest {
   private static final Commands QUIET =
@@ -103,13 +105,18 @@ class LoraSyncTest {
     }
   }
 
+  /** With adapter sync and dropout: the masks are drawn per step, so a resume redraws them. */
   @Test
-  void resumeWithAdapterSyncIsExact(@TempDir Path tmp) throws Exception {
+  void resumeWithAdapterSyncAndDropoutIsExact(@TempDir Path tmp) throws Exception {
     Path straight = tmp.resolve("straight");
     Path resumed = tmp.resolve("resumed");
-    QUIET.run("recipes/arith-grpo.yaml", run(straight, 4, "adapters", "trainer.save_freq=2"));
-    QUIET.run("recipes/arith-grpo.yaml", run(resumed, 2, "adapters", "trainer.save_freq=2"));
-    QUIET.run("recipes/arith-grpo.yaml", run(resumed, 4, "adapters", "trainer.resume_mode=auto"));
+    Path undropped = tmp.resolve("undropped");
+    String drop = "actor_rollout_ref.model.lora_dropout=0.1";
+    QUIET.run("recipes/arith-grpo.yaml", run(straight, 4, "adapters", "trainer.save_freq=2", drop));
+    QUIET.run("recipes/arith-grpo.yaml", run(resumed, 2, "adapters", "trainer.save_freq=2", drop));
+    QUIET.run(
+        "recipes/arith-grpo.yaml", run(resumed, 4, "adapters", "trainer.resume_mode=auto", drop));
+    QUIET.run("recipes/arith-grpo.yaml", run(undropped, 4, "adapters"));
 
     assertArrayEquals(
         Files.readAllBytes(straight.resolve("global_step_4/model.safetensors")),
@@ -118,6 +125,13 @@ class LoraSyncTest {
     for (String key : SAME) {
       assertEquals(TinyRuns.series(straight, key), TinyRuns.series(resumed, key), key);
     }
+    assertNotEquals(
+        TinyRuns.series(undropped, "actor/grad_norm"),
+        TinyRuns.series(straight, "actor/grad_norm"),
+        "dropout changes the steps");
+    String config =
+        Files.readString(straight.resolve("global_step_4/lora_adapter/adapter_config.json"));
+    assertTrue(config.matches("(?s).*\"lora_dropout\"\\s*:\\s*0\\.1\\b.*"), config);
   }
 
   private static List<String> run(Path dir, int steps, String sync, String... extra) {

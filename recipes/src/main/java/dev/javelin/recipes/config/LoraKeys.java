@@ -32,6 +32,12 @@ public final class LoraKeys {
           "linear layers left without adapters");
   public static final KeySpec LORA_SEED =
       KEYS.of(P + "lora_seed", KeyType.LONG, 0L, "seed of the adapters' A initialisation");
+  public static final KeySpec LORA_DROPOUT =
+      KEYS.of(
+          P + "lora_dropout",
+          KeyType.DOUBLE,
+          0.0,
+          "dropout p on the adapters' inputs in train steps (PEFT's lora_dropout)");
   private static final String ADAPTERS = "adapters";
   public static final KeySpec LORA_SYNC =
       KEYS.of(
@@ -80,7 +86,9 @@ public final class LoraKeys {
         !targets.isEmpty(),
         TARGET_MODULES.name(),
         "leaves no layer for the adapters (after exclude_modules)");
-    return new LoraConfig(rank, alpha, targets);
+    double dropout = s.getDouble(LORA_DROPOUT);
+    Checks.require(dropout >= 0 && dropout < 1, LORA_DROPOUT.name(), "must be in [0, 1)");
+    return new LoraConfig(rank, alpha, targets, dropout);
   }
 
   /** Whether weight syncs move the adapters alone ({@code lora_sync=adapters}). */

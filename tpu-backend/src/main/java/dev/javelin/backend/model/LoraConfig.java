@@ -13,11 +13,19 @@ import java.util.Set;
  * @param rank r
  * @param alpha the scale numerator ({@code lora_alpha})
  * @param targets module names out of {@link #MODULES} that carry an adapter
+ * @param dropout PEFT's {@code lora_dropout} p: in train steps only, each adapter's input x becomes
+ *     {@code mask ⊙ x} with mask entries 0 (probability p) or 1/(1-p), so {@code y = W x + (alpha /
+ *     r) · B (A dropout(x))}; log-probs and decoding never drop ({@link #withoutDropout})
  */
-public record LoraConfig(int rank, double alpha, Set<String> targets) {
+public record LoraConfig(int rank, double alpha, Set<String> targets, double dropout) {
 
   /** Full fine-tuning: no adapters. */
   public static final LoraConfig NONE = new LoraConfig(0, 0, Set.of());
+
+  /** Adapters without dropout. */
+  public LoraConfig(int rank, double alpha, Set<String> targets) {
+    this(rank, alpha, targets, 0);
+  }
 
   /** The adaptable linear layers of a block, in layout order, as PEFT names them. */
   public static final List<String> MODULES =
@@ -36,6 +44,19 @@ public record LoraConfig(int rank, double alpha, Set<String> targets) {
     if (rank > 0 && targets.isEmpty()) {
       throw new IllegalArgumentException("LoRA rank " + rank + " needs at least one target module");
     }
+    if (!(dropout >= 0 && dropout < 1)) {
+      throw new IllegalArgumentException("LoRA dropout must be in [0, 1), got " + dropout);
+    }
+  }
+
+  /** The same adapters with no dropout: what log-probs, references and decoding run. */
+  public LoraConfig withoutDropout() {
+    return dropout == 0 ? this : new LoraConfig(rank, alpha, targets);
+  }
+
+  /** Whether train steps drop adapter inputs (dropout > 0). */
+  public boolean drops() {
+    return enabled() && dropout > 0;
   }
 
   /** Whether any adapter exists (rank > 0). */
@@ -74,6 +95,11 @@ public record LoraConfig(int rank, double alpha, Set<String> targets) {
 
     public String b() {
       return prefix() + B_SUFFIX;
+    }
+
+    /** The program input holding this adapter's dropout mask, shaped like its input x. */
+    public String dropoutMask() {
+      return prefix() + ".lora_dropout.mask";
     }
 
     private String prefix() {

@@ -16,8 +16,11 @@ import java.util.Map;
 public final class ModelWeights {
   private final Map<String, Node> byName;
   private final LoraConfig lora;
-  private final Map<String, Node[]> adapters; // base weight name -> {A (r, in), B (out, r)}
+  private final Map<String, Ab> adapters; // by base weight name
   private final Map<String, Node> adapterParams = new LinkedHashMap<>();
+
+  /** One adapter's A (r, in) and B (out, r) nodes and the name of its dropout mask input. */
+  private record Ab(Node a, Node b, String mask) {}
 
   private ModelWeights(Map<String, Node> byName, LoraConfig lora) {
     this.byName = byName;
@@ -40,7 +43,7 @@ public final class ModelWeights {
     for (LoraConfig.Adapter a : lora.adapters(c)) {
       Node na = g.parameter(a.a(), dtype, Shape.of(a.rank(), a.in()));
       Node nb = g.parameter(a.b(), dtype, Shape.of(a.out(), a.rank()));
-      w.adapters.put(a.base(), new Node[] {na, nb});
+      w.adapters.put(a.base(), new Ab(na, nb, a.dropoutMask()));
       w.adapterParams.put(a.a(), na);
       w.adapterParams.put(a.b(), nb);
     }
@@ -62,7 +65,7 @@ public final class ModelWeights {
     adapters.forEach(
         (base, ab) ->
             w.adapters.put(
-                base, new Node[] {g.convert(ab[0], compute), g.convert(ab[1], compute)}));
+                base, new Ab(g.convert(ab.a(), compute), g.convert(ab.b(), compute), ab.mask())));
     w.adapterParams.putAll(adapterParams); // the trainable parameters stay the masters
     return w;
   }
@@ -82,16 +85,24 @@ public final class ModelWeights {
 
   /**
    * The linear layer {@code module} (e.g. {@code self_attn.q_proj}) of block i on x (..., in):
-   * {@code x W^T (+ b)}, plus {@code scale · (x A^T) B^T} when it carries an adapter.
+   * {@code x W^T (+ b)}, plus {@code scale · (x A^T) B^T} when it carries an adapter. Under {@link
+   * LoraConfig#drops dropout} the adapter sees {@code mask ⊙ x} instead, the mask (shaped like x,
+   * f32) a program input named {@link LoraConfig.Adapter#dropoutMask}, so the backward pass and any
+   * recomputation read the same mask.
    */
   public Node linear(GraphBuilder g, int i, String module, Node x) {
     Node w = layer(i, module + ".weight");
     Node y = NeuralOps.linear(g, x, w, layer(i, module + ".bias"));
-    Node[] ab = adapters.get(WeightSpec.layer(i, module + ".weight"));
+    Ab ab = adapters.get(WeightSpec.layer(i, module + ".weight"));
     if (ab == null) {
       return y;
     }
-    Node low = g.matmulTransposed(g.matmulTransposed(x, ab[0]), ab[1]); // (..., r) -> (..., out)
+    Node in = x;
+    if (lora.drops()) {
+      Node mask = g.parameter(ab.mask(), DType.F32, x.shape());
+      in = g.mul(x, x.dtype() == DType.F32 ? mask : g.convert(mask, x.dtype()));
+    }
+    Node low = g.matmulTransposed(g.matmulTransposed(in, ab.a()), ab.b()); // (..., r) -> (..., out)
     return g.add(y, g.mul(low, g.full(low, lora.scale())));
   }
 

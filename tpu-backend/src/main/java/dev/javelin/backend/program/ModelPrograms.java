@@ -114,7 +114,14 @@ public final class ModelPrograms {
       ModelConfig c, int b, int t, int p, LoraConfig lora, DType compute) {
     String mixed = compute == DType.F32 ? "" : "_" + compute.mlirName();
     GraphBuilder g =
-        new GraphBuilder("logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : "") + mixed);
+        new GraphBuilder(
+            "logprobs_b"
+                + b
+                + "_t"
+                + t
+                + (lora.enabled() ? "_lora" : "")
+                + (lora.drops() ? "_drop" : "")
+                + mixed);
     Inputs in = declare(g, c, b, t, p, DType.F32, lora).computingIn(g, compute);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
     TokenStats st = tokenStats(g, c, in, temp);

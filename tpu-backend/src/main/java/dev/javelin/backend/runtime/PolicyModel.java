@@ -197,7 +197,7 @@ public final class PolicyModel implements AutoCloseable {
    * 1:]} for a {@link TokenBatch}, the response tokens for a {@link PrefixBatch}.
    */
   public TokenLogProbs logProbs(SequenceBatch batch, float temperature) {
-    return logProbs(batch, temperature, lora);
+    return logProbs(batch, temperature, lora.withoutDropout()); // dropout is for train steps only
   }
 
   /**

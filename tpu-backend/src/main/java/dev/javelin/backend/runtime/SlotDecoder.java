@@ -214,7 +214,9 @@ public final class SlotDecoder implements AutoCloseable {
     Executable prefill =
         model.executable(
             "prefill_b" + b + "_t" + t + "_s" + capacity + loraSuffix(),
-            () -> ModelPrograms.prefill(c, b, t, capacity, c.maxPositions(), model.lora()));
+            () ->
+                ModelPrograms.prefill(
+                    c, b, t, capacity, c.maxPositions(), model.lora().withoutDropout()));
     Device dev = model.device();
     Map<String, DeviceBuffer> in = new HashMap<>();
     in.put(ModelPrograms.INPUT_IDS, dev.upload(padded.ids()));
@@ -327,7 +329,7 @@ public final class SlotDecoder implements AutoCloseable {
     int b = rows;
     return model.executable(
         "slot_decode_b" + b + "_s" + s + loraSuffix(),
-        () -> SlotPrograms.decode(c, b, s, c.maxPositions(), model.lora()),
+        () -> SlotPrograms.decode(c, b, s, c.maxPositions(), model.lora().withoutDropout()),
         p -> SlotPrograms.decodeInPlace(p, c.layers()));
   }
 
