@@ -54,11 +54,17 @@ class LoraSyncTest {
     Path adapters = tmp.resolve("adapters");
     QUIET.run("recipes/arith-grpo.yaml", run(merged, 4, "merged", "trainer.save_freq=4"));
     QUIET.run("recipes/arith-grpo.yaml", run(adapters, 4, "adapters", "trainer.save_freq=4"));
+    // Through Ray's object store and its sampler pool, which keeps the snapshot with the base.
+    Path ray = tmp.resolve("ray");
+    QUIET.run(
+        "recipes/arith-grpo.yaml",
+        run(ray, 4, "adapters", "trainer.ray=local", "trainer.samplers=2"));
 
     for (String key : SAME) {
       Map<Integer, Double> a = TinyRuns.series(merged, key);
       assertEquals(4, a.size(), key);
       assertEquals(a, TinyRuns.series(adapters, key), key);
+      assertEquals(a, TinyRuns.series(ray, key), "ray: " + key);
     }
     assertArrayEquals(
         Files.readAllBytes(merged.resolve("global_step_4/model.safetensors")),
