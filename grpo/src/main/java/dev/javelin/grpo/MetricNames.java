@@ -21,7 +21,10 @@ public final class MetricNames {
   public static final String THROUGHPUT = "perf/throughput";
   public static final String STEP_SECONDS = "timing_s/step";
 
-  /** Bytes of the weight snapshot a step publishes to the samplers (merged weights under LoRA). */
+  /**
+   * Bytes of the weight snapshot a step publishes to the samplers: the whole model, or under LoRA
+   * with {@code lora_sync=adapters} the adapters alone.
+   */
   public static final String WEIGHT_SYNC_BYTES = "perf/weight_sync_bytes";
 
   public static final String SFT_LOSS = "sft/loss";

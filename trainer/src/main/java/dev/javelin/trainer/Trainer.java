@@ -1,5 +1,6 @@
 package dev.javelin.trainer;
 
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
 import java.nio.file.Path;
@@ -38,8 +39,18 @@ public interface Trainer extends AutoCloseable {
    */
   Map<String, Double> sftStep(List<SftExample> examples);
 
-  /** The current weights as a weight-sync snapshot of {@code version}. */
-  WeightSnapshot snapshot(long version, WireType type);
+  /** The current weights as a weight-sync snapshot of {@code version}, any adapters merged in. */
+  default WeightSnapshot snapshot(long version, WireType type) {
+    return snapshot(version, type, SnapshotContent.WEIGHTS);
+  }
+
+  /**
+   * A weight-sync snapshot of {@code version} holding {@code content}: under LoRA, {@link
+   * SnapshotContent#ADAPTERS} sends only A and scale·B (the samplers merge them into the base they
+   * hold) and {@link SnapshotContent#BASE_AND_ADAPTERS} the frozen base before them. Without
+   * adapters every content is the whole model ({@link SnapshotContent#WEIGHTS}).
+   */
+  WeightSnapshot snapshot(long version, WireType type, SnapshotContent content);
 
   /** AdamW updates applied so far. */
   long optimizerSteps();

@@ -2,6 +2,7 @@ package dev.javelin.trainer;
 
 import dev.javelin.trainer.codec.TrainerCodec;
 import dev.javelin.weightsync.SnapshotCodec;
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WireType;
 import java.nio.file.Path;
 import java.util.Map;
@@ -43,8 +44,17 @@ public final class TrainerActor {
 
   /** The current weights as {@link SnapshotCodec} bytes. */
   public byte[] snapshot(long version, String wireType) {
+    return snapshotHolding(version, wireType, SnapshotContent.WEIGHTS.name());
+  }
+
+  /**
+   * As above holding {@code content} ({@link SnapshotContent} by name); its own name, as Ray looks
+   * actor methods up by name.
+   */
+  public byte[] snapshotHolding(long version, String wireType, String content) {
     // the array the snapshot was built in: no second model-sized copy for Ray to copy again
-    return SnapshotCodec.toArray(trainer.snapshot(version, WireType.parse(wireType)));
+    return SnapshotCodec.toArray(
+        trainer.snapshot(version, WireType.parse(wireType), SnapshotContent.valueOf(content)));
   }
 
   public long optimizerSteps() {

@@ -35,12 +35,20 @@ public final class SnapshotReceiver {
    * @throws SnapshotRejectedException with the reason when the snapshot must not be loaded
    */
   public void accept(WeightSnapshot s) {
+    accept(s, expectedLayout);
+  }
+
+  /**
+   * As above against {@code layout} instead of the receiver's own: for a model whose snapshots come
+   * in more than one {@link SnapshotContent}.
+   */
+  public void accept(WeightSnapshot s, List<TensorEntry> layout) {
     if (s.version() <= loadedVersion) {
       throw new SnapshotRejectedException(
           SnapshotRejectedException.Reason.STALE,
           "snapshot v" + s.version() + " is not newer than loaded v" + loadedVersion);
     }
-    checkLayout(s);
+    checkLayout(s, layout);
     long actual = s.computeChecksum();
     if (actual != s.checksum()) {
       throw new SnapshotRejectedException(
@@ -55,7 +63,7 @@ public final class SnapshotReceiver {
     loadedVersion = s.version();
   }
 
-  private void checkLayout(WeightSnapshot s) {
+  private static void checkLayout(WeightSnapshot s, List<TensorEntry> expectedLayout) {
     List<TensorEntry> got = s.entries();
     if (got.size() != expectedLayout.size()) {
       throw new SnapshotRejectedException(

@@ -11,7 +11,9 @@ public final class SnapshotRejectedException extends RuntimeException {
     /** Its tensor names, shapes or types differ from the model's. */
     LAYOUT,
     /** Its payload does not match its checksum. */
-    CHECKSUM
+    CHECKSUM,
+    /** It carries LoRA adapters only and the receiver holds no base weights to apply them to. */
+    NO_BASE
   }
 
   private final Reason reason;

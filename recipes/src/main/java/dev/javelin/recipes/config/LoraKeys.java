@@ -32,6 +32,20 @@ public final class LoraKeys {
           "linear layers left without adapters");
   public static final KeySpec LORA_SEED =
       KEYS.of(P + "lora_seed", KeyType.LONG, 0L, "seed of the adapters' A initialisation");
+  public static final KeySpec LORA_DROPOUT =
+      KEYS.of(
+          P + "lora_dropout",
+          KeyType.DOUBLE,
+          0.0,
+          "dropout p on the adapters' inputs in train steps (PEFT's lora_dropout)");
+  private static final String ADAPTERS = "adapters";
+  public static final KeySpec LORA_SYNC =
+      KEYS.of(
+          "actor_rollout_ref.rollout.lora_sync",
+          KeyType.oneOf("merged", ADAPTERS),
+          ADAPTERS,
+          "what a weight sync moves under LoRA: the merged model, or the adapters alone"
+              + " (samplers merge them into the base they hold)");
 
   private LoraKeys() {}
 
@@ -72,7 +86,14 @@ public final class LoraKeys {
         !targets.isEmpty(),
         TARGET_MODULES.name(),
         "leaves no layer for the adapters (after exclude_modules)");
-    return new LoraConfig(rank, alpha, targets);
+    double dropout = s.getDouble(LORA_DROPOUT);
+    Checks.require(dropout >= 0 && dropout < 1, LORA_DROPOUT.name(), "must be in [0, 1)");
+    return new LoraConfig(rank, alpha, targets, dropout);
+  }
+
+  /** Whether weight syncs move the adapters alone ({@code lora_sync=adapters}). */
+  public static boolean syncsAdapters(Settings s) {
+    return s.getString(LORA_SYNC).equals(ADAPTERS);
   }
 
   /** The seed of fresh adapters. */

@@ -5,6 +5,7 @@ import dev.javelin.datasets.DataOrderConfig;
 import dev.javelin.datasets.Example;
 import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.FilterGroupsKeys;
+import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
 import dev.javelin.recipes.metrics.ConsoleProgress;
@@ -14,6 +15,7 @@ import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.sampler.SamplingParams;
 import dev.javelin.trainer.Trainer;
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class GrpoDriver {
   private final DynamicSampling dynamic;
   private final BatchLog batchLog;
   private final boolean oneStepOff;
+  private boolean basePublished; // whether the samplers got the frozen base of a LoRA run
 
   /** Wires a run. */
   public GrpoDriver(RunParts parts) {
@@ -329,10 +332,18 @@ public final class GrpoDriver {
     return new StepOutcome(c.batch(), m, null);
   }
 
-  /** Publishes the trainer's weights of {@code step} to every sampler; returns their bytes. */
+  /**
+   * Publishes the trainer's weights of {@code step} to every sampler; returns their bytes. Under
+   * {@code lora_sync=adapters} only the run's first sync carries the frozen base.
+   */
   private long publish(int step) {
-    WeightSnapshot snapshot = trainer.snapshot(step, recipe.rollout().weightDtype());
+    SnapshotContent content = SnapshotContent.WEIGHTS;
+    if (LoraKeys.syncsAdapters(recipe.settings())) {
+      content = basePublished ? SnapshotContent.ADAPTERS : SnapshotContent.BASE_AND_ADAPTERS;
+    }
+    WeightSnapshot snapshot = trainer.snapshot(step, recipe.rollout().weightDtype(), content);
     samplers.loadWeights(snapshot);
+    basePublished = true;
     return snapshot.byteSize();
   }
 

@@ -84,9 +84,10 @@ public final class RunCheckpoints {
       throw new ConfigException("cannot resume from " + dir + ": " + e.getMessage(), e);
     }
     if (!saved.equals(run)) {
+      boolean onlyDropout = saved.withoutDropout().equals(run.withoutDropout());
       throw new ConfigException(
           "recipe key '"
-              + LoraKeys.LORA_RANK.name()
+              + (onlyDropout ? LoraKeys.LORA_DROPOUT : LoraKeys.LORA_RANK).name()
               + "': "
               + dir
               + " was trained with "
@@ -99,7 +100,13 @@ public final class RunCheckpoints {
 
   private static String describe(LoraConfig c) {
     return c.enabled()
-        ? "LoRA rank " + c.rank() + ", alpha " + c.alpha() + " on " + c.targets()
+        ? "LoRA rank "
+            + c.rank()
+            + ", alpha "
+            + c.alpha()
+            + " on "
+            + c.targets()
+            + (c.drops() ? ", dropout " + c.dropout() : "")
         : "full fine-tuning (lora_rank=0)";
   }
 

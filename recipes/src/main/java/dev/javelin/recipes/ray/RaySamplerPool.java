@@ -7,6 +7,8 @@ import dev.javelin.sampler.GenerationResult;
 import dev.javelin.sampler.Rollout;
 import dev.javelin.sampler.RolloutCodec;
 import dev.javelin.sampler.SamplerMetrics;
+import dev.javelin.sampler.weights.SnapshotLoader;
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.SnapshotHandle;
 import dev.javelin.weightsync.WeightPublisher;
 import dev.javelin.weightsync.WeightSnapshot;
@@ -41,6 +43,9 @@ public final class RaySamplerPool implements SamplerPool {
   private final AtomicInteger rejected = new AtomicInteger();
   private final long[] pids; // worker process of each sampler as last seen; restarts change it
   private volatile ObjectRef<byte[]> weights;
+  // The last snapshot that brought a LoRA base, pinned while adapter-only versions follow it: a
+  // restarted sampler loads it before the current adapters.
+  private volatile SnapshotHandle base;
   private volatile long version = -1;
 
   /**
@@ -207,6 +212,10 @@ public final class RaySamplerPool implements SamplerPool {
     LOG.warning("sampler " + i + " lost (" + cause.getMessage() + "); reloading v" + version);
     for (int attempt = 1; ; attempt++) {
       try {
+        SnapshotHandle b = base;
+        if (weights != null && b != null && b.version() != version) {
+          fetch(actor(i).task(SamplerHost::loadWeights, transport.ref(b)).remote());
+        }
         long held =
             weights == null
                 ? version
@@ -243,7 +252,18 @@ public final class RaySamplerPool implements SamplerPool {
 
   @Override
   public void loadWeights(WeightSnapshot snapshot) {
-    SnapshotHandle handle = publisher.publish(snapshot); // one put; the previous version is freed
+    SnapshotContent content = SnapshotLoader.contentOf(snapshot);
+    SnapshotHandle handle;
+    if (content == SnapshotContent.BASE_AND_ADAPTERS) {
+      handle = transport.publish(snapshot); // pinned past the next publish, freed by a newer base
+      releaseBase();
+      base = handle;
+    } else {
+      handle = publisher.publish(snapshot); // one put; the previous version is freed
+      if (content == SnapshotContent.WEIGHTS) {
+        releaseBase();
+      }
+    }
     weights = transport.ref(handle);
     version = snapshot.version();
     List<ObjectRef<Long>> acks = new ArrayList<>();
@@ -265,6 +285,13 @@ public final class RaySamplerPool implements SamplerPool {
         throw new IllegalStateException(
             "sampler " + i + " holds v" + v + " after loading v" + snapshot.version());
       }
+    }
+  }
+
+  private void releaseBase() {
+    if (base != null) {
+      transport.release(base);
+      base = null;
     }
   }
 

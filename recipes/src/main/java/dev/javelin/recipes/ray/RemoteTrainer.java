@@ -8,6 +8,7 @@ import dev.javelin.trainer.TrainerActor;
 import dev.javelin.trainer.TrainerState;
 import dev.javelin.trainer.codec.TrainerCodec;
 import dev.javelin.weightsync.SnapshotCodec;
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
 import io.ray.api.ActorHandle;
@@ -70,10 +71,14 @@ public final class RemoteTrainer implements Trainer {
   }
 
   @Override
-  public WeightSnapshot snapshot(long version, WireType type) {
+  public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
     byte[] bytes =
         alive(
-            () -> RayCalls.get(actor.task(TrainerActor::snapshot, version, type.name()).remote()));
+            () ->
+                RayCalls.get(
+                    actor
+                        .task(TrainerActor::snapshotHolding, version, type.name(), content.name())
+                        .remote()));
     return SnapshotCodec.decode(ByteBuffer.wrap(bytes));
   }
 

@@ -44,6 +44,14 @@ class LoraRunTest {
     assertFalse(msg.lines().anyMatch(l -> l.matches("^\\s+at [a-z].*")), msg);
 
     err.reset();
+    String drop = "actor_rollout_ref.model.lora_dropout=0.1";
+    assertEquals(2, Main.run(TinyRecipe.runArgs(dir, 2, RANK, drop), o, e));
+    String dropMsg = err.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        dropMsg.contains("actor_rollout_ref.model.lora_dropout") && dropMsg.contains("dropout 0.1"),
+        dropMsg);
+
+    err.reset();
     assertEquals(
         0, Main.run(TinyRecipe.runArgs(dir, 2, RANK), o, e), err.toString(StandardCharsets.UTF_8));
     assertTrue(PeftAdapter.isIn(dir.resolve("global_step_2").resolve(PeftAdapter.CHECKPOINT_DIR)));

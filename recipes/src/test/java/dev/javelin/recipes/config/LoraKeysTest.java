@@ -1,6 +1,7 @@
 package dev.javelin.recipes.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +36,16 @@ class LoraKeysTest {
   }
 
   @Test
+  void dropoutAndSyncKeys() {
+    RecipeConfig c = load(P + "lora_rank=4", P + "lora_dropout=0.05");
+    assertEquals(
+        new LoraConfig(4, 16, Set.copyOf(LoraConfig.MODULES), 0.05), LoraKeys.from(c.settings()));
+    assertTrue(LoraKeys.syncsAdapters(c.settings()), "adapters is the default");
+    assertFalse(
+        LoraKeys.syncsAdapters(load("actor_rollout_ref.rollout.lora_sync=merged").settings()));
+  }
+
+  @Test
   void useShmIsAcceptedWithANote() {
     RecipeConfig c = load(P + "use_shm=true");
     assertTrue(
@@ -53,7 +64,10 @@ class LoraKeysTest {
             new String[] {
               P + "lora_rank=4 " + P + "target_modules=[q_proj] " + P + "exclude_modules=[q_proj]",
               "target_modules"
-            })) {
+            },
+            new String[] {P + "lora_rank=4 " + P + "lora_dropout=1", "lora_dropout"},
+            new String[] {P + "lora_rank=4 " + P + "lora_dropout=-0.1", "lora_dropout"},
+            new String[] {"actor_rollout_ref.rollout.lora_sync=both", "lora_sync"})) {
       ConfigException e =
           assertThrows(ConfigException.class, () -> load(bad[0].split(" ")), bad[0]);
       assertTrue(e.getMessage().contains(bad[1]), e.getMessage());

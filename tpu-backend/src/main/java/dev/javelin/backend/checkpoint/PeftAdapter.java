@@ -55,7 +55,7 @@ public record PeftAdapter(LoraConfig lora, Map<String, Tensor.F32> tensors) {
     root.put("lora_alpha", lora.alpha());
     ArrayNode targets = root.putArray("target_modules");
     LoraConfig.MODULES.stream().filter(lora.targets()::contains).forEach(targets::add);
-    root.put("lora_dropout", 0.0);
+    root.put("lora_dropout", lora.dropout());
     root.put("bias", "none");
     root.put("fan_in_fan_out", false);
     root.put("use_rslora", false);
@@ -130,7 +130,12 @@ public record PeftAdapter(LoraConfig lora, Map<String, Tensor.F32> tensors) {
     }
     LoraConfig lora;
     try {
-      lora = new LoraConfig(root.path("r").asInt(), root.path("lora_alpha").asDouble(), targets);
+      lora =
+          new LoraConfig(
+              root.path("r").asInt(),
+              root.path("lora_alpha").asDouble(),
+              targets,
+              root.path("lora_dropout").asDouble(0));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(cfg + ": " + e.getMessage(), e);
     }

@@ -52,6 +52,27 @@ public final class LoraAdapters {
   }
 
   /**
+   * A and {@code scale · B} of every adapter, in adapter order: what a weight sync of adapters
+   * carries, so the receiver needs neither alpha nor r ({@link LoraConfig#ofScaled}). Merging these
+   * with a scale of 1 gives bit for bit what {@link #merge} gives with the real B: both multiply
+   * each B entry by the same f32 scale once.
+   */
+  public static Map<String, Tensor.F32> scaledForSync(
+      LoraConfig lora, ModelConfig c, Map<String, Tensor.F32> ad) {
+    Map<String, Tensor.F32> out = new LinkedHashMap<>();
+    float scale = (float) lora.scale();
+    for (LoraConfig.Adapter a : lora.adapters(c)) {
+      float[] b = ad.get(a.b()).data().clone(); // (out, r)
+      for (int i = 0; i < b.length; i++) {
+        b[i] = scale * b[i];
+      }
+      out.put(a.a(), ad.get(a.a()));
+      out.put(a.b(), new Tensor.F32(Shape.of(a.out(), a.rank()), b));
+    }
+    return out;
+  }
+
+  /**
    * The base weights with every adapter folded in: {@code W + scale · B A} (out, in). Other weights
    * are shared, not copied.
    */

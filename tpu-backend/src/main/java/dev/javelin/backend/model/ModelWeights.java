@@ -16,8 +16,11 @@ import java.util.Map;
 public final class ModelWeights {
   private final Map<String, Node> byName;
   private final LoraConfig lora;
-  private final Map<String, Node[]> adapters; // base weight name -> {A (r, in), B (out, r)}
+  private final Map<String, Ab> adapters; // by base weight name
   private final Map<String, Node> adapterParams = new LinkedHashMap<>();
+
+  /** One adapter's A (r, in) and B (out, r) nodes and the name of its dropout mask input. */
+  private record Ab(Node a, Node b, String mask) {}
 
   private ModelWeights(Map<String, Node> byName, LoraConfig lora) {
     this.byName = byName;
@@ -32,15 +35,24 @@ public final class ModelWeights {
 
   /** As above, then A and B of every adapter {@code lora} puts on {@code c}. */
   public static ModelWeights declare(GraphBuilder g, ModelConfig c, DType dtype, LoraConfig lora) {
+    return declare(g, c, dtype, dtype, lora);
+  }
+
+  /**
+   * As above with the adapters' parameters of {@code adapterType}: bf16 decoding takes a bf16 copy
+   * of the base weights but the f32 adapters the sampler holds ({@link #castTo} converts them).
+   */
+  public static ModelWeights declare(
+      GraphBuilder g, ModelConfig c, DType dtype, DType adapterType, LoraConfig lora) {
     Map<String, Node> m = new LinkedHashMap<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       m.put(s.name(), g.parameter(s.name(), dtype, s.shape()));
     }
     ModelWeights w = new ModelWeights(m, lora);
     for (LoraConfig.Adapter a : lora.adapters(c)) {
-      Node na = g.parameter(a.a(), dtype, Shape.of(a.rank(), a.in()));
-      Node nb = g.parameter(a.b(), dtype, Shape.of(a.out(), a.rank()));
-      w.adapters.put(a.base(), new Node[] {na, nb});
+      Node na = g.parameter(a.a(), adapterType, Shape.of(a.rank(), a.in()));
+      Node nb = g.parameter(a.b(), adapterType, Shape.of(a.out(), a.rank()));
+      w.adapters.put(a.base(), new Ab(na, nb, a.dropoutMask()));
       w.adapterParams.put(a.a(), na);
       w.adapterParams.put(a.b(), nb);
     }
@@ -53,18 +65,23 @@ public final class ModelWeights {
    * every step. Gradients flow back through the converts to the master parameters.
    */
   public ModelWeights castTo(GraphBuilder g, DType compute) {
-    if (byName.values().stream().allMatch(n -> n.dtype() == compute)) {
+    if (byName.values().stream().allMatch(n -> n.dtype() == compute)
+        && adapterParams.values().stream().allMatch(n -> n.dtype() == compute)) {
       return this;
     }
     Map<String, Node> m = new LinkedHashMap<>();
-    byName.forEach((name, n) -> m.put(name, g.convert(n, compute)));
+    byName.forEach((name, n) -> m.put(name, convert(g, n, compute)));
     ModelWeights w = new ModelWeights(m, lora);
     adapters.forEach(
         (base, ab) ->
             w.adapters.put(
-                base, new Node[] {g.convert(ab[0], compute), g.convert(ab[1], compute)}));
+                base, new Ab(convert(g, ab.a(), compute), convert(g, ab.b(), compute), ab.mask())));
     w.adapterParams.putAll(adapterParams); // the trainable parameters stay the masters
     return w;
+  }
+
+  private static Node convert(GraphBuilder g, Node n, DType to) {
+    return n.dtype() == to ? n : g.convert(n, to);
   }
 
   public Node get(String name) {
@@ -82,16 +99,24 @@ public final class ModelWeights {
 
   /**
    * The linear layer {@code module} (e.g. {@code self_attn.q_proj}) of block i on x (..., in):
-   * {@code x W^T (+ b)}, plus {@code scale · (x A^T) B^T} when it carries an adapter.
+   * {@code x W^T (+ b)}, plus {@code scale · (x A^T) B^T} when it carries an adapter. Under {@link
+   * LoraConfig#drops dropout} the adapter sees {@code mask ⊙ x} instead, the mask (shaped like x,
+   * f32) a program input named {@link LoraConfig.Adapter#dropoutMask}, so the backward pass and any
+   * recomputation read the same mask.
    */
   public Node linear(GraphBuilder g, int i, String module, Node x) {
     Node w = layer(i, module + ".weight");
     Node y = NeuralOps.linear(g, x, w, layer(i, module + ".bias"));
-    Node[] ab = adapters.get(WeightSpec.layer(i, module + ".weight"));
+    Ab ab = adapters.get(WeightSpec.layer(i, module + ".weight"));
     if (ab == null) {
       return y;
     }
-    Node low = g.matmulTransposed(g.matmulTransposed(x, ab[0]), ab[1]); // (..., r) -> (..., out)
+    Node in = x;
+    if (lora.drops()) {
+      Node mask = g.parameter(ab.mask(), DType.F32, x.shape());
+      in = g.mul(x, x.dtype() == DType.F32 ? mask : g.convert(mask, x.dtype()));
+    }
+    Node low = g.matmulTransposed(g.matmulTransposed(in, ab.a()), ab.b()); // (..., r) -> (..., out)
     return g.add(y, g.mul(low, g.full(low, lora.scale())));
   }
 

@@ -77,9 +77,16 @@ public final class ModelPrograms {
    * programs take a bf16 copy of the weights made once per weight load ({@link #castWeights}), not
    * cast on every step.
    */
-  static Inputs declareDecoding(GraphBuilder g, ModelConfig c, int b, int t, int p, DType weights) {
+  static Inputs declareDecoding(
+      GraphBuilder g, ModelConfig c, int b, int t, int p, DType weights, LoraConfig lora) {
     checkDecodeType(weights);
-    return declare(g, c, b, t, p, ModelWeights.declare(g, c, weights), DType.F32);
+    ModelWeights w = ModelWeights.declare(g, c, weights, DType.F32, lora).castTo(g, weights);
+    return declare(g, c, b, t, p, w, DType.F32);
+  }
+
+  /** A program-name suffix for decoding through adapters: {@code _lora}, else empty. */
+  public static String loraSuffix(LoraConfig lora) {
+    return lora.enabled() ? "_lora" : "";
   }
 
   /** Decoding computes in f32 or bf16 (mixed precision). */
@@ -135,7 +142,13 @@ public final class ModelPrograms {
       ModelConfig c, int b, int t, int p, LoraConfig lora, DType compute) {
     GraphBuilder g =
         new GraphBuilder(
-            "logprobs_b" + b + "_t" + t + (lora.enabled() ? "_lora" : "") + suffix(compute));
+            "logprobs_b"
+                + b
+                + "_t"
+                + t
+                + (lora.enabled() ? "_lora" : "")
+                + (lora.drops() ? "_drop" : "")
+                + suffix(compute));
     Inputs in = declare(g, c, b, t, p, DType.F32, lora).computingIn(g, compute);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
     TokenStats st = tokenStats(g, c, in, temp);
@@ -160,21 +173,26 @@ public final class ModelPrograms {
    * Dh)].
    */
   public static Program prefill(ModelConfig c, int b, int t, int s, int p) {
-    return prefill(c, b, t, s, p, DType.F32);
+    return prefill(c, b, t, s, p, DType.F32, LoraConfig.NONE);
   }
 
   /**
-   * As above computing in {@code compute}: with {@link DType#BF16} the weight parameters are the
-   * bf16 copy ({@link #castWeights}), activations and the caches are bf16, while RMSNorm, attention
-   * scores and softmax and the logits are f32 and matrix products accumulate in f32 (as in the
-   * mixed-precision {@link #logProbs}). Token inputs and the logits stay f32.
+   * As above computing in {@code compute} through the adapters of {@code lora} (parameters A, B
+   * after the weights; none with {@link LoraConfig#NONE}). With {@link DType#BF16} the weight
+   * parameters are the bf16 copy ({@link #castWeights}), activations and the caches are bf16, while
+   * RMSNorm, attention scores and softmax and the logits are f32 and matrix products accumulate in
+   * f32 (as in the mixed-precision {@link #logProbs}). Token inputs, adapters and the logits stay
+   * f32.
    */
-  public static Program prefill(ModelConfig c, int b, int t, int s, int p, DType compute) {
+  public static Program prefill(
+      ModelConfig c, int b, int t, int s, int p, DType compute, LoraConfig lora) {
     if (t > s) {
       throw new IllegalArgumentException("prefill length " + t + " exceeds cache slots " + s);
     }
-    GraphBuilder g = new GraphBuilder("prefill_b" + b + "_t" + t + "_s" + s + suffix(compute));
-    Inputs in = declareDecoding(g, c, b, t, p, compute);
+    GraphBuilder g =
+        new GraphBuilder(
+            "prefill_b" + b + "_t" + t + "_s" + s + loraSuffix(lora) + suffix(compute));
+    Inputs in = declareDecoding(g, c, b, t, p, compute, lora);
     Node zero = g.constant(0, DType.I32, Shape.scalar());
     Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
     List<Node> caches = new ArrayList<>();

@@ -63,6 +63,7 @@ public final class PrefixPrograms {
                 + "_r"
                 + r
                 + (lora.enabled() ? "_lora" : "")
+                + (lora.drops() ? "_drop" : "")
                 + (compute == DType.F32 ? "" : "_" + compute.mlirName()));
     ModelWeights w = ModelWeights.declare(g, c, DType.F32, lora).castTo(g, compute);
     Node prefixIds = g.parameter(PREFIX_IDS, DType.I32, Shape.of(groups, p));

@@ -10,6 +10,7 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,18 +34,25 @@ public final class SlotPrograms {
    * Dh). Outputs: [logits (B, V), then per layer the updated key and value cache].
    */
   public static Program decode(ModelConfig c, int b, int s, int p) {
-    return decode(c, b, s, p, DType.F32);
+    return decode(c, b, s, p, DType.F32, LoraConfig.NONE);
   }
 
   /**
-   * As above computing in {@code compute}: with {@link DType#BF16} the weights are the bf16 copy
-   * ({@link ModelPrograms#castWeights}) and the caches are bf16 (half the bytes); see {@link
-   * ModelPrograms#prefill(ModelConfig, int, int, int, int, DType)} for what stays f32.
+   * As above computing in {@code compute} through the adapters of {@code lora}: with {@link
+   * DType#BF16} the weights are the bf16 copy ({@link ModelPrograms#castWeights}) and the caches
+   * are bf16 (half the bytes); see {@link ModelPrograms#prefill(ModelConfig, int, int, int, int,
+   * DType, LoraConfig)} for what stays f32.
    */
-  public static Program decode(ModelConfig c, int b, int s, int p, DType compute) {
+  public static Program decode(ModelConfig c, int b, int s, int p, DType compute, LoraConfig lora) {
     GraphBuilder g =
-        new GraphBuilder("slot_decode_b" + b + "_s" + s + ModelPrograms.suffix(compute));
-    ModelPrograms.Inputs in = ModelPrograms.declareDecoding(g, c, b, 1, p, compute);
+        new GraphBuilder(
+            "slot_decode_b"
+                + b
+                + "_s"
+                + s
+                + ModelPrograms.loraSuffix(lora)
+                + ModelPrograms.suffix(compute));
+    ModelPrograms.Inputs in = ModelPrograms.declareDecoding(g, c, b, 1, p, compute, lora);
     Shape cacheShape = Shape.of(b, c.kvHeads(), s, c.headDim());
     List<Node> cacheIn = new ArrayList<>();
     for (int i = 0; i < c.layers(); i++) {

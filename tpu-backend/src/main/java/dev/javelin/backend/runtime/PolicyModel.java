@@ -136,6 +136,13 @@ public final class PolicyModel implements AutoCloseable {
     this.lora = config;
   }
 
+  /** Takes the adapters off: programs run the plain weights again. */
+  public void detachAdapters() {
+    adapters.values().forEach(DeviceBuffer::close);
+    adapters.clear();
+    this.lora = LoraConfig.NONE;
+  }
+
   /** The adapters' configuration; {@link LoraConfig#NONE} without adapters. */
   public LoraConfig lora() {
     return lora;
@@ -193,7 +200,7 @@ public final class PolicyModel implements AutoCloseable {
    * 1:]} for a {@link TokenBatch}, the response tokens for a {@link PrefixBatch}.
    */
   public TokenLogProbs logProbs(SequenceBatch batch, float temperature) {
-    return logProbs(batch, temperature, lora);
+    return logProbs(batch, temperature, lora.withoutDropout()); // dropout is for train steps only
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.LoraConfig;
+import dev.javelin.backend.model.LoraDropout;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -66,6 +67,7 @@ public final class PolicyOptimizer implements AutoCloseable {
   private final LrSchedule schedule;
   private final Remat remat;
   private final DType compute;
+  private final long dropoutSeed;
   private final Map<String, DeviceBuffer> moments = new LinkedHashMap<>();
   // Split programs per shape bucket, bounded like the model's compiled programs.
   private final Map<String, VjpPrograms> splits = ProgramLru.map(ProgramLru.MAX_PROGRAMS, s -> {});
@@ -85,7 +87,17 @@ public final class PolicyOptimizer implements AutoCloseable {
    * hidden state per layer instead of every layer's intermediates; see {@link TrainMemory}.
    */
   public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat) {
+    this(model, config, schedule, remat, 0);
+  }
+
+  /**
+   * As above; {@code dropoutSeed} seeds the adapters' dropout masks ({@link LoraDropout}) when the
+   * model's LoRA config has a dropout.
+   */
+  public PolicyOptimizer(
+      PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat, long dropoutSeed) {
     this.model = model;
+    this.dropoutSeed = dropoutSeed;
     this.config = config;
     this.schedule = schedule;
     this.remat = remat;
@@ -146,6 +158,7 @@ public final class PolicyOptimizer implements AutoCloseable {
               + (entropy ? "_H" : "")
               + splitRematSuffix()
               + (lora.enabled() ? "_lora" : "")
+              + (lora.drops() ? "_drop" : "")
               + computeSuffix();
       List<String> trainable = trainableNames();
       VjpPrograms split =
@@ -160,6 +173,10 @@ public final class PolicyOptimizer implements AutoCloseable {
       Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
       Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
       Map<String, DeviceBuffer> in = model.uploads(at, temperature);
+      if (lora.drops()) {
+        LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, applied, i)
+            .forEach((k, v) -> in.put(k, model.device().upload(v)));
+      }
       Map<String, DeviceBuffer> named = model.modelBuffers();
       named.putAll(in);
       named.putAll(model.ropeBuffers());

@@ -233,8 +233,10 @@ public final class SlotDecoder implements AutoCloseable {
     int b = prompts.size();
     Executable prefill =
         model.executable(
-            "prefill_b" + b + "_t" + t + "_s" + capacity + ModelPrograms.suffix(compute),
-            () -> ModelPrograms.prefill(c, b, t, capacity, c.maxPositions(), compute));
+            "prefill_b" + b + "_t" + t + "_s" + capacity + programSuffix(),
+            () ->
+                ModelPrograms.prefill(
+                    c, b, t, capacity, c.maxPositions(), compute, model.lora().withoutDropout()));
     Device dev = model.device();
     Map<String, DeviceBuffer> in = new HashMap<>();
     in.put(ModelPrograms.INPUT_IDS, dev.upload(padded.ids()));
@@ -351,9 +353,15 @@ public final class SlotDecoder implements AutoCloseable {
     int s = capacity;
     int b = rows;
     return model.executable(
-        "slot_decode_b" + b + "_s" + s + ModelPrograms.suffix(compute),
-        () -> SlotPrograms.decode(c, b, s, c.maxPositions(), compute),
+        "slot_decode_b" + b + "_s" + s + programSuffix(),
+        () ->
+            SlotPrograms.decode(c, b, s, c.maxPositions(), compute, model.lora().withoutDropout()),
         p -> SlotPrograms.decodeInPlace(p, c.layers()));
+  }
+
+  /** Keeps programs through adapters apart from plain ones in the model's cache. */
+  private String programSuffix() {
+    return ModelPrograms.loraSuffix(model.lora()) + ModelPrograms.suffix(compute);
   }
 
   private List<DeviceBuffer> zeroCaches() {

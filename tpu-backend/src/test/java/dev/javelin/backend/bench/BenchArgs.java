@@ -13,7 +13,8 @@ record BenchArgs(
     int seq,
     int prompt,
     int newTokens,
-    int iters) {
+    int iters,
+    int lora) {
 
   BenchArgs {
     if (!config.equals("tiny") && !config.equals("small") && !config.equals("smollm2")) {
@@ -21,6 +22,9 @@ record BenchArgs(
     }
     if (!task.equals("train") && !task.equals("decode")) {
       throw new IllegalArgumentException("--task must be train or decode, got " + task);
+    }
+    if (lora < -1) {
+      throw new IllegalArgumentException("--lora must be a rank >= 0 (0: full fine-tuning)");
     }
     if (batch < 1 || seq < 2 || prompt < 1 || newTokens < 1 || iters < 1) {
       throw new IllegalArgumentException("batch, seq, prompt, new and iters must be positive");
@@ -32,8 +36,8 @@ record BenchArgs(
     String config = "tiny";
     String task = "train";
     String dtype = "f32";
-    int[] n = {64, 128, 16, 64, 3};
-    String[] keys = {"--batch", "--seq", "--prompt", "--new", "--iters"};
+    int[] n = {64, 128, 16, 64, 3, -1};
+    String[] keys = {"--batch", "--seq", "--prompt", "--new", "--iters", "--lora"};
     for (int i = 0; i + 1 < argv.length; i += 2) {
       String k = argv[i];
       String v = argv[i + 1];
@@ -58,6 +62,6 @@ record BenchArgs(
           default ->
               throw new IllegalArgumentException("--dtype must be f32 or bf16, got " + dtype);
         };
-    return new BenchArgs(device, config, task, type, n[0], n[1], n[2], n[3], n[4]);
+    return new BenchArgs(device, config, task, type, n[0], n[1], n[2], n[3], n[4], n[5]);
   }
 }

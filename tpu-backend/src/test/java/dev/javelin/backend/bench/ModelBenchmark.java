@@ -29,9 +29,12 @@ import java.util.Random;
  * a device, printed as one JSON line per measurement (the same fields as tools/torch_bench.py).
  *
  * <p>Usage: {@code ModelBenchmark --device cpu --config tiny|small|smollm2 --task train|decode
- * [--dtype f32|bf16 --batch 64 --seq 128 --prompt 16 --new 64 --iters 3]}; the train step keeps
- * what {@code -Djavelin.remat} says (elementwise, blocks) for the backward pass. {@code --dtype
- * bf16} makes the train step mixed precision and decoding bf16 (bf16 KV cache).
+ * [--dtype f32|bf16 --batch 64 --seq 128 --prompt 16 --new 64 --iters 3 --lora r]}; the train step
+ * keeps what {@code -Djavelin.remat} says (elementwise, blocks) for the backward pass. {@code
+ * --dtype bf16} makes the train step mixed precision and decoding bf16 (bf16 KV cache). Without
+ * {@code --lora} the train step is the fused one; {@code --lora r} times the trainer's own step
+ * instead (the VJP split with a host loss, {@link LoraTrainStep}) with rank-r adapters on every
+ * linear layer, or full fine-tuning at {@code --lora 0}, and reports what it holds.
  */
 public final class ModelBenchmark {
   private ModelBenchmark() {}
@@ -42,7 +45,12 @@ public final class ModelBenchmark {
         config(a.config()).withMaxPositions(Math.max(a.seq(), a.prompt() + a.newTokens()) + 16);
     try (Device device = Devices.open(a.device());
         PolicyModel model = PolicyModel.of(device, ModelCheckpoint.random(c, 0, 0.02), a.dtype())) {
-      String line = a.task().equals("train") ? train(a, model) : decode(a, model);
+      String line;
+      if (a.task().equals("train")) {
+        line = a.lora() >= 0 ? LoraTrainStep.run(a, model) : train(a, model);
+      } else {
+        line = decode(a, model);
+      }
       System.out.println(line);
     }
   }
@@ -208,7 +216,7 @@ public final class ModelBenchmark {
     return 3 * perToken * b * t;
   }
 
-  private static double median(double[] xs) {
+  static double median(double[] xs) {
     double[] s = xs.clone();
     Arrays.sort(s);
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

@@ -77,6 +77,40 @@ class LoraTrainingTest {
     }
   }
 
+  @Test
+  void decodingThroughAdaptersMatchesDecodingTheMergedWeights() {
+    HfFixture fx = HfFixture.load("qwen2-tiny");
+    Map<String, Tensor.F32> ad = LoraAdapters.init(LORA, fx.config(), 5);
+    java.util.Random rnd = new java.util.Random(7);
+    for (LoraConfig.Adapter a : LORA.adapters(fx.config())) {
+      float[] b = ad.get(a.b()).data();
+      for (int i = 0; i < b.length; i++) {
+        b[i] = (float) (rnd.nextGaussian() * 0.2);
+      }
+    }
+    List<int[]> prompts = List.of(new int[] {3, 17, 9, 4}, new int[] {8, 2}, new int[] {5});
+    try (Device cpu = Devices.open("cpu");
+        PolicyModel unmerged = PolicyModel.of(cpu, fx.checkpoint());
+        PolicyModel merged =
+            PolicyModel.of(
+                cpu,
+                new ModelCheckpoint(
+                    fx.config(),
+                    LoraAdapters.merge(LORA, fx.config(), fx.checkpoint().weights(), ad)));
+        PolicyModel base = PolicyModel.of(cpu, fx.checkpoint())) {
+      unmerged.attachAdapters(LORA, ad);
+      List<int[]> want = merged.generateGreedy(prompts, 12, -1);
+      List<int[]> got = unmerged.generateGreedy(prompts, 12, -1);
+      List<int[]> plain = base.generateGreedy(prompts, 12, -1);
+      boolean moved = false;
+      for (int r = 0; r < prompts.size(); r++) {
+        assertArrayEquals(want.get(r), got.get(r), "row " + r);
+        moved |= !java.util.Arrays.equals(want.get(r), plain.get(r));
+      }
+      assertTrue(moved, "the adapters change what is generated");
+    }
+  }
+
   private static PolicyOptimizer.Cotangents nll(TokenLogProbs st, Tensor.F32 resp) {
     float[] d = new float[resp.data().length];
     double loss = 0;

@@ -24,6 +24,7 @@ import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
 import java.nio.file.Path;
@@ -123,7 +124,8 @@ public final class PpoUpdater implements Trainer {
     // Under LoRA the reference is the policy's own base weights: no second copy.
     this.reference =
         config.useReference() && !lora.enabled() ? PolicyModel.of(device, initial, compute) : null;
-    this.optimizer = new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat);
+    this.optimizer =
+        new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat, loraSeed);
   }
 
   public TrainerConfig config() {
@@ -193,7 +195,9 @@ public final class PpoUpdater implements Trainer {
    * the current θ before any step; the first mini-batch keeps none and takes its own.
    */
   private List<TrainSample> withOldAfterFirstMiniBatch(List<TrainSample> order) {
-    int mini = config.miniBatchSize();
+    // Under LoRA dropout the step's own forward pass drops adapter inputs, so it is not π_old:
+    // then every sample gets π_old here, without dropout.
+    int mini = policy.lora().drops() ? 0 : config.miniBatchSize();
     if (order.size() == mini) {
       return order;
     }
@@ -308,9 +312,25 @@ public final class PpoUpdater implements Trainer {
   }
 
   @Override
-  public WeightSnapshot snapshot(long version, WireType type) {
-    // Samplers run plain weights: under LoRA the adapters are folded in before each push.
-    return snapshotOf(policy.mergedCheckpoint(), version, type);
+  public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
+    return snapshotOf(policy, version, type, content);
+  }
+
+  /** What {@link #snapshot(long, WireType, SnapshotContent)} sends for {@code policy}. */
+  public static WeightSnapshot snapshotOf(
+      PolicyModel policy, long version, WireType type, SnapshotContent content) {
+    LoraConfig lora = policy.lora();
+    if (!lora.enabled() || content == SnapshotContent.WEIGHTS) {
+      // Samplers run plain weights: under LoRA the adapters are folded in before each push.
+      return snapshotOf(policy.mergedCheckpoint(), version, type);
+    }
+    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
+    if (content.hasBase()) {
+      policy.checkpoint().ordered().forEach((k, v) -> b.add(k, v.shape().dims(), v.data()));
+    }
+    LoraAdapters.scaledForSync(lora, policy.config(), policy.adapterTensors())
+        .forEach((k, v) -> b.add(k, v.shape().dims(), v.data()));
+    return b.build();
   }
 
   /** {@code weights} as the snapshot samplers load: HF names, layout order, in {@code type}. */
