@@ -11,12 +11,16 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.HfFixture;
+import dev.javelin.backend.model.LoraAdapters;
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.testing.RelError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -170,6 +174,50 @@ class SlotDecoderBf16Test {
       worst = Math.max(worst, RelError.of(a.step(two, at, both), b.step(two, at, both), null));
       System.out.printf("bf16 slot programs, cpu vs ref (qwen2-tiny): worst rel %.3g%n", worst);
       assertTrue(worst < REF_TOL, "bf16 decoding cpu vs ref: " + worst);
+    }
+  }
+
+  /**
+   * bf16 decoding through unmerged adapters (f32 A and B converted in the program, bf16 base copy):
+   * cpu against the reference device, and the adapters move the logits off the plain base's.
+   */
+  @Test
+  void bf16DecodingThroughAdaptersMatchesTheReferenceDevice() {
+    HfFixture fx = HfFixture.load("qwen2-tiny");
+    LoraConfig lora = new LoraConfig(4, 8, Set.of("q_proj", "v_proj", "o_proj", "down_proj"));
+    Map<String, Tensor.F32> ad = LoraAdapters.init(lora, fx.config(), 5);
+    Random rnd = new Random(7);
+    for (LoraConfig.Adapter a : lora.adapters(fx.config())) {
+      float[] b = ad.get(a.b()).data();
+      for (int i = 0; i < b.length; i++) {
+        b[i] = (float) (rnd.nextGaussian() * 0.2);
+      }
+    }
+    List<int[]> prompts = List.of(new int[] {5, 9, 2, 41}, new int[] {3, 3, 80});
+    int[] pos = {4, 3};
+    boolean[] both = {true, true};
+    int[] next = {17, 4};
+    try (Device ref = Devices.open("ref");
+        Device cpu = Devices.open("cpu");
+        PolicyModel onRef = PolicyModel.of(ref, fx.checkpoint());
+        PolicyModel onCpu = PolicyModel.of(cpu, fx.checkpoint());
+        PolicyModel plain = PolicyModel.of(cpu, fx.checkpoint())) {
+      onRef.attachAdapters(lora, ad);
+      onCpu.attachAdapters(lora, ad);
+      try (SlotDecoder a = SlotDecoder.open(onRef, 2, 16, DType.BF16);
+          SlotDecoder b = SlotDecoder.open(onCpu, 2, 16, DType.BF16);
+          SlotDecoder base = SlotDecoder.open(plain, 2, 16, DType.BF16)) {
+        Tensor.F32 got = b.prefill(prompts);
+        double worst = RelError.of(a.prefill(prompts), got, null);
+        double moved = RelError.of(base.prefill(prompts), got, null);
+        worst =
+            Math.max(worst, RelError.of(a.step(next, pos, both), b.step(next, pos, both), null));
+        System.out.printf(
+            "bf16 decoding through adapters, cpu vs ref: worst rel %.3g; vs the plain base %.3g%n",
+            worst, moved);
+        assertTrue(worst < REF_TOL, "bf16 adapter decoding cpu vs ref: " + worst);
+        assertTrue(moved > 1e-2, "the adapters barely change bf16 logits: " + moved);
+      }
     }
   }
 
