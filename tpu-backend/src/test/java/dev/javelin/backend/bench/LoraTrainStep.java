@@ -2,7 +2,6 @@ package dev.javelin.backend.bench;
 
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Shape;
-import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.model.LoraAdapters;
@@ -11,6 +10,7 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.testing.MeanNll;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -51,7 +51,7 @@ final class LoraTrainStep {
           new PolicyOptimizer.HostLoss() {
             @Override
             public PolicyOptimizer.Cotangents apply(int microBatch, TokenLogProbs stats) {
-              return meanNll(stats);
+              return MeanNll.of(stats);
             }
 
             @Override
@@ -101,18 +101,5 @@ final class LoraTrainStep {
       n += 4L * b.shape().size();
     }
     return n;
-  }
-
-  /** L = −mean log π over every scored token; ∂L/∂logπ = −1/N there. */
-  private static PolicyOptimizer.Cotangents meanNll(TokenLogProbs st) {
-    float[] lp = st.logp().data();
-    float[] d = new float[lp.length];
-    double loss = 0;
-    for (int j = 0; j < lp.length; j++) {
-      d[j] = -1f / lp.length;
-      loss -= lp[j] / lp.length;
-    }
-    Tensor.F32 dy = new Tensor.F32(st.logp().shape(), d);
-    return new PolicyOptimizer.Cotangents(loss, dy, Tensor.F32.zeros(st.logp().shape()));
   }
 }

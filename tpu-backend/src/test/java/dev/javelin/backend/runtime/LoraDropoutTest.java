@@ -11,20 +11,20 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenBatch;
-import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.HfFixture;
-import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.LoraDropout;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.testing.MeanNll;
 import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.TestAdapters;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +148,7 @@ class LoraDropoutTest {
       double norm;
       try (PolicyOptimizer opt =
           new PolicyOptimizer(model, ADAM, new LrSchedule.Constant(0.01), remat, seed)) {
-        norm = opt.step(List.of(batch), 1f, (m, st) -> meanNll(st)).gradNorm();
+        norm = opt.step(List.of(batch), 1f, (m, st) -> MeanNll.of(st)).gradNorm();
       }
       float[] all =
           model.adapterTensors().values().stream()
@@ -161,27 +161,7 @@ class LoraDropoutTest {
 
   /** Adapters with a non-zero B, so both A and B get gradients through the dropped input. */
   private static Map<String, Tensor.F32> trainedAdapters(LoraConfig lora, ModelConfig c) {
-    Map<String, Tensor.F32> ad = LoraAdapters.init(lora, c, 3);
-    Random r = new Random(9);
-    for (LoraConfig.Adapter a : lora.adapters(c)) {
-      float[] b = ad.get(a.b()).data();
-      for (int i = 0; i < b.length; i++) {
-        b[i] = (float) (0.1 * r.nextGaussian());
-      }
-    }
-    return ad;
-  }
-
-  private static PolicyOptimizer.Cotangents meanNll(TokenLogProbs st) {
-    float[] lp = st.logp().data();
-    float[] d = new float[lp.length];
-    double loss = 0;
-    for (int j = 0; j < lp.length; j++) {
-      d[j] = -1f / lp.length;
-      loss -= lp[j] / lp.length;
-    }
-    Shape s = st.logp().shape();
-    return new PolicyOptimizer.Cotangents(loss, new Tensor.F32(s, d), Tensor.F32.zeros(s));
+    return TestAdapters.withNonZeroB(lora, c, 3, 9, 0.1);
   }
 
   private static List<Float> boxed(float[] x) {

@@ -18,6 +18,7 @@ import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.TestAdapters;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -80,14 +81,7 @@ class LoraTrainingTest {
   @Test
   void decodingThroughAdaptersMatchesDecodingTheMergedWeights() {
     HfFixture fx = HfFixture.load("qwen2-tiny");
-    Map<String, Tensor.F32> ad = LoraAdapters.init(LORA, fx.config(), 5);
-    java.util.Random rnd = new java.util.Random(7);
-    for (LoraConfig.Adapter a : LORA.adapters(fx.config())) {
-      float[] b = ad.get(a.b()).data();
-      for (int i = 0; i < b.length; i++) {
-        b[i] = (float) (rnd.nextGaussian() * 0.2);
-      }
-    }
+    Map<String, Tensor.F32> ad = TestAdapters.withNonZeroB(LORA, fx.config(), 5, 7, 0.2);
     List<int[]> prompts = List.of(new int[] {3, 17, 9, 4}, new int[] {8, 2}, new int[] {5});
     try (Device cpu = Devices.open("cpu");
         PolicyModel unmerged = PolicyModel.of(cpu, fx.checkpoint());

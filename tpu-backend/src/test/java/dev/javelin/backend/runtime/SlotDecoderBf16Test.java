@@ -11,10 +11,10 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.HfFixture;
-import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.TestAdapters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -185,14 +185,7 @@ class SlotDecoderBf16Test {
   void bf16DecodingThroughAdaptersMatchesTheReferenceDevice() {
     HfFixture fx = HfFixture.load("qwen2-tiny");
     LoraConfig lora = new LoraConfig(4, 8, Set.of("q_proj", "v_proj", "o_proj", "down_proj"));
-    Map<String, Tensor.F32> ad = LoraAdapters.init(lora, fx.config(), 5);
-    Random rnd = new Random(7);
-    for (LoraConfig.Adapter a : lora.adapters(fx.config())) {
-      float[] b = ad.get(a.b()).data();
-      for (int i = 0; i < b.length; i++) {
-        b[i] = (float) (rnd.nextGaussian() * 0.2);
-      }
-    }
+    Map<String, Tensor.F32> ad = TestAdapters.withNonZeroB(lora, fx.config(), 5, 7, 0.2);
     List<int[]> prompts = List.of(new int[] {5, 9, 2, 41}, new int[] {3, 3, 80});
     int[] pos = {4, 3};
     boolean[] both = {true, true};

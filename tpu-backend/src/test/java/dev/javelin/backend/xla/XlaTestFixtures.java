@@ -2,10 +2,9 @@ package dev.javelin.backend.xla;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javelin.backend.Shape;
-import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.testing.MeanNll;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -28,13 +27,6 @@ final class XlaTestFixtures {
 
   /** Token-mean NLL over every position (rows are full length), no entropy term. */
   static PolicyOptimizer.Cotangents meanNll(int microBatch, TokenLogProbs stats) {
-    Shape s = stats.logp().shape();
-    float[] d = new float[s.intSize()];
-    double loss = 0;
-    for (int j = 0; j < d.length; j++) {
-      d[j] = -1f / d.length;
-      loss -= stats.logp().data()[j] / d.length;
-    }
-    return new PolicyOptimizer.Cotangents(loss, new Tensor.F32(s, d), Tensor.F32.zeros(s));
+    return MeanNll.of(stats);
   }
 }
