@@ -384,12 +384,25 @@ public final class PolicyModel implements AutoCloseable {
       Supplier<Program> build,
       Function<Program, Donation> donation,
       List<String> outputNames) {
+    return executable(key, build, donation, outputNames, Map.of());
+  }
+
+  /**
+   * As above; on a mesh a parameter {@code p} lies as the value {@code parameterRoles.get(p)} (see
+   * {@link ShardPlan#program(Program, List, Map)}).
+   */
+  Executable executable(
+      String key,
+      Supplier<Program> build,
+      Function<Program, Donation> donation,
+      List<String> outputNames,
+      Map<String, String> parameterRoles) {
     String at = plan == null ? key : key + "@" + mesh;
     Executable e = compiled.get(at);
     if (e == null) {
       Program p = build.get();
       if (plan != null) {
-        p = p.withSharding(plan.program(p, outputNames));
+        p = p.withSharding(plan.program(p, outputNames, parameterRoles));
       }
       e = device.compile(p, donation.apply(p));
       compiled.put(at, e);
