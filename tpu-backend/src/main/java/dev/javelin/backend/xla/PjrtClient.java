@@ -77,7 +77,7 @@ final class PjrtClient {
   /** {@code cpu_device_count} from {@link #CPU_DEVICES_PROPERTY} for {@code xla:cpu}. */
   static Map<String, Long> createOptions(String spec) {
     String value = System.getProperty(CPU_DEVICES_PROPERTY);
-    if (value == null || !spec.equals("xla:cpu")) {
+    if (value == null || !ChipSpec.pluginOf(spec).equals("xla:cpu")) {
       return Map.of();
     }
     if (!value.trim().matches("[0-9]{1,4}") || Integer.parseInt(value.trim()) < 1) {
@@ -133,11 +133,6 @@ final class PjrtClient {
 
   long handle() {
     return handle;
-  }
-
-  /** The client's first addressable device. */
-  long firstDevice() {
-    return devices[0];
   }
 
   int deviceCount() {
