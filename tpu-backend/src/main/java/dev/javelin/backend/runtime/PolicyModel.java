@@ -20,6 +20,9 @@ import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.ShardPlan;
+import dev.javelin.backend.xla.XlaDevice;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,11 +39,19 @@ import java.util.function.Supplier;
  * framework runs (log-probs, prefill/decode, train steps via {@link PolicyOptimizer}) compiled once
  * per shape bucket. Sequence lengths are padded up to multiples of {@value
  * SequenceBatch#LENGTH_BUCKET}. Thread-confined.
+ *
+ * <p>On a {@link Mesh} of several chips ({@code xla:*} devices only) every value lies as its {@link
+ * ShardPlan} says: weights, gradients and AdamW state split by FSDP and tensor parallelism, batches
+ * by rows, KV caches by heads. Each program is compiled with those layouts and XLA's SPMD
+ * partitioner splits the work; host values are split on upload and gathered on download, so callers
+ * see the same tensors as on one chip.
  */
 public final class PolicyModel implements AutoCloseable {
   private final Device device;
   private final ModelConfig config;
   private final DType compute;
+  private final Mesh mesh; // null: one chip
+  private final ShardPlan plan; // null: one chip
   private final Map<String, DeviceBuffer> weights = new LinkedHashMap<>();
   // LoRA's A and B by name; empty for full fine-tuning, when the weights themselves train.
   private final Map<String, DeviceBuffer> adapters = new LinkedHashMap<>();
@@ -51,22 +62,35 @@ public final class PolicyModel implements AutoCloseable {
   private final Map<String, Executable> compiled =
       ProgramLru.map(ProgramLru.MAX_PROGRAMS, Executable::close);
 
-  private PolicyModel(Device device, ModelCheckpoint checkpoint, DType compute) {
+  private PolicyModel(Device device, ModelCheckpoint checkpoint, DType compute, Mesh mesh) {
     if (compute != DType.F32 && compute != DType.BF16) {
       throw new IllegalArgumentException("a policy computes in f32 or bf16, not " + compute);
+    }
+    boolean sharded = mesh != null && mesh.size() > 1;
+    if (sharded && !(device instanceof XlaDevice)) {
+      throw new IllegalArgumentException(
+          "device '"
+              + device.name()
+              + "' runs on one chip: a mesh of "
+              + mesh.size()
+              + " ("
+              + mesh
+              + ") needs an xla:* device");
     }
     this.device = device;
     this.config = checkpoint.config();
     this.compute = compute;
+    this.mesh = mesh;
+    this.plan = sharded ? ShardPlan.of(mesh, config) : null;
     loadWeights(checkpoint.ordered());
     RopeTable table = RopeTable.compute(config, config.maxPositions());
-    rope.put(ModelPrograms.ROPE_COS, device.upload(table.cos()));
-    rope.put(ModelPrograms.ROPE_SIN, device.upload(table.sin()));
+    rope.put(ModelPrograms.ROPE_COS, upload(ModelPrograms.ROPE_COS, table.cos()));
+    rope.put(ModelPrograms.ROPE_SIN, upload(ModelPrograms.ROPE_SIN, table.sin()));
   }
 
   /** Uploads a checkpoint's weights to {@code device}. */
   public static PolicyModel of(Device device, ModelCheckpoint checkpoint) {
-    return new PolicyModel(device, checkpoint, DType.F32);
+    return new PolicyModel(device, checkpoint, DType.F32, null);
   }
 
   /**
@@ -77,12 +101,23 @@ public final class PolicyModel implements AutoCloseable {
    * samplers decode in.
    */
   public static PolicyModel of(Device device, ModelCheckpoint checkpoint, DType compute) {
-    return new PolicyModel(device, checkpoint, compute);
+    return new PolicyModel(device, checkpoint, compute, null);
+  }
+
+  /**
+   * As above over the chips of {@code mesh} (axes among dp, fsdp, tp; device ids of {@code
+   * device}'s client), laid out by {@link ShardPlan}. A null or one-chip mesh is the one-chip
+   * model; a larger mesh needs an {@code xla:*} device and a model whose heads and MLP size divide
+   * by tp.
+   */
+  public static PolicyModel of(
+      Device device, ModelCheckpoint checkpoint, DType compute, Mesh mesh) {
+    return new PolicyModel(device, checkpoint, compute, mesh);
   }
 
   /** Loads a Hugging Face checkpoint directory (config.json + safetensors) onto {@code device}. */
   public static PolicyModel load(Device device, Path hfDir) {
-    return new PolicyModel(device, ModelCheckpoint.load(hfDir), DType.F32);
+    return new PolicyModel(device, ModelCheckpoint.load(hfDir), DType.F32, null);
   }
 
   /** What log-probs and train steps compute in: f32, or bf16 (mixed precision). */
@@ -96,6 +131,19 @@ public final class PolicyModel implements AutoCloseable {
 
   public Device device() {
     return device;
+  }
+
+  /** The mesh the model was opened on; null when it runs on one chip without one. */
+  public Mesh mesh() {
+    return mesh;
+  }
+
+  /**
+   * Bytes the weights (and adapters) occupy on the chip at mesh position {@code position}, summed
+   * over the blocks it holds as the device reports them; on one chip, position 0 holds everything.
+   */
+  public long residentBytes(int position) {
+    return ResidentBytes.of(modelBuffers().values(), position);
   }
 
   /** Replaces every weight (e.g. a new policy version from weight sync), by HF name. */
@@ -113,7 +161,7 @@ public final class PolicyModel implements AutoCloseable {
       }
     }
     for (WeightSpec s : WeightSpec.layout(config)) {
-      replaceWeight(s.name(), device.upload(byName.get(s.name())));
+      replaceWeight(s.name(), upload(s.name(), byName.get(s.name())));
     }
   }
 
@@ -130,8 +178,8 @@ public final class PolicyModel implements AutoCloseable {
     adapters.values().forEach(DeviceBuffer::close);
     adapters.clear();
     for (LoraConfig.Adapter a : config.adapters(this.config)) {
-      adapters.put(a.a(), device.upload(tensors.get(a.a())));
-      adapters.put(a.b(), device.upload(tensors.get(a.b())));
+      adapters.put(a.a(), upload(a.a(), tensors.get(a.a())));
+      adapters.put(a.b(), upload(a.b(), tensors.get(a.b())));
     }
     this.lora = config;
   }
@@ -312,42 +360,71 @@ public final class PolicyModel implements AutoCloseable {
    * may compile others.
    */
   Executable executable(String key, Supplier<Program> build) {
-    Executable e = compiled.get(key);
-    if (e == null) {
-      e = device.compile(build.get());
-      compiled.put(key, e);
-    }
-    return e;
+    return executable(key, build, p -> Donation.none(), List.of());
+  }
+
+  /** As above; on a mesh, output i lies as the value named {@code outputNames.get(i)}. */
+  Executable executable(String key, Supplier<Program> build, List<String> outputNames) {
+    return executable(key, build, p -> Donation.none(), outputNames);
   }
 
   /**
    * As above, compiled with the {@link Donation} that {@code donation} derives from the program.
    */
   Executable executable(String key, Supplier<Program> build, Function<Program, Donation> donation) {
-    Executable e = compiled.get(key);
+    return executable(key, build, donation, List.of());
+  }
+
+  /**
+   * As above with output names for the mesh layout ({@link ShardPlan#program}): on a mesh each
+   * program is compiled with the plan's layout, under a key that names the mesh.
+   */
+  Executable executable(
+      String key,
+      Supplier<Program> build,
+      Function<Program, Donation> donation,
+      List<String> outputNames) {
+    String at = plan == null ? key : key + "@" + mesh;
+    Executable e = compiled.get(at);
     if (e == null) {
       Program p = build.get();
+      if (plan != null) {
+        p = p.withSharding(plan.program(p, outputNames));
+      }
       e = device.compile(p, donation.apply(p));
-      compiled.put(key, e);
+      compiled.put(at, e);
     }
     return e;
+  }
+
+  /**
+   * Uploads the value programs name {@code name}: to the device, or on a mesh split as the plan
+   * lays that value out.
+   */
+  DeviceBuffer upload(String name, Tensor tensor) {
+    if (plan == null) {
+      return device.upload(tensor);
+    }
+    return ((XlaDevice) device).upload(tensor, mesh, plan.of(name, tensor.shape()));
   }
 
   /** A batch's token inputs and the temperature, uploaded. Caller closes the uploads. */
   Map<String, DeviceBuffer> uploads(SequenceBatch batch, float temperature) {
     Map<String, DeviceBuffer> in = new HashMap<>();
-    batch.tokenInputs().forEach((k, v) -> in.put(k, device.upload(v)));
-    in.put(ModelPrograms.TEMPERATURE, device.upload(Tensor.scalar(temperature)));
+    batch.tokenInputs().forEach((k, v) -> in.put(k, upload(k, v)));
+    in.put(
+        ModelPrograms.TEMPERATURE, upload(ModelPrograms.TEMPERATURE, Tensor.scalar(temperature)));
     return in;
   }
 
   /** Weights + rope tables + the given per-call inputs, uploaded. Caller closes the uploads. */
   Map<String, DeviceBuffer> tokenInputs(TokenBatch batch, float temperature) {
     Map<String, DeviceBuffer> in = new HashMap<>();
-    in.put(ModelPrograms.INPUT_IDS, device.upload(batch.ids()));
-    in.put(ModelPrograms.POSITIONS, device.upload(batch.positions()));
-    in.put(ModelPrograms.ATTENTION_MASK, device.upload(batch.mask()));
-    in.put(ModelPrograms.TEMPERATURE, device.upload(Tensor.scalar(temperature)));
+    in.put(ModelPrograms.INPUT_IDS, upload(ModelPrograms.INPUT_IDS, batch.ids()));
+    in.put(ModelPrograms.POSITIONS, upload(ModelPrograms.POSITIONS, batch.positions()));
+    in.put(ModelPrograms.ATTENTION_MASK, upload(ModelPrograms.ATTENTION_MASK, batch.mask()));
+    in.put(
+        ModelPrograms.TEMPERATURE, upload(ModelPrograms.TEMPERATURE, Tensor.scalar(temperature)));
     return in;
   }
 
@@ -399,7 +476,8 @@ public final class PolicyModel implements AutoCloseable {
       Executable cast =
           executable(
               "cast_weights" + ModelPrograms.suffix(dtype),
-              () -> ModelPrograms.castWeights(config, dtype));
+              () -> ModelPrograms.castWeights(config, dtype),
+              weightNames());
       List<DeviceBuffer> out = cast.run(Bindings.bind(cast.program(), weights));
       List<WeightSpec> layout = WeightSpec.layout(config); // the cast's output order
       for (int i = 0; i < out.size(); i++) {

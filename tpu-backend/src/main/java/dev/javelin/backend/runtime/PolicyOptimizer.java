@@ -1,7 +1,6 @@
 package dev.javelin.backend.runtime;
 
 import dev.javelin.backend.DType;
-import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
@@ -20,6 +19,7 @@ import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.TrainPrograms;
+import dev.javelin.backend.spmd.ShardPlan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -38,6 +38,9 @@ import java.util.Map;
  * (XLA) the weights, m and v are overwritten in place and the gradient sum accumulates in place, so
  * a step holds one copy of the model and its optimizer state, and only tokens, masks, cotangents
  * and scalars cross the host boundary.
+ *
+ * <p>On a model's mesh the moments, gradients and gradient sums lie like their weights ({@link
+ * ShardPlan}), so FSDP splits the whole optimizer state over the chips.
  */
 public final class PolicyOptimizer implements AutoCloseable {
 
@@ -103,13 +106,14 @@ public final class PolicyOptimizer implements AutoCloseable {
     this.remat = remat;
     // The model's compute type, so the step's log-probs are the ones the model reports.
     this.compute = model.computeDType();
-    Device d = model.device();
     // Only what trains has moments: the adapters under LoRA, every weight otherwise.
     for (Map.Entry<String, Shape> e : model.trainableShapes().entrySet()) {
-      moments.put(
-          OptimizerPrograms.firstMoment(e.getKey()), d.upload(Tensor.F32.zeros(e.getValue())));
-      moments.put(
-          OptimizerPrograms.secondMoment(e.getKey()), d.upload(Tensor.F32.zeros(e.getValue())));
+      for (String m :
+          List.of(
+              OptimizerPrograms.firstMoment(e.getKey()),
+              OptimizerPrograms.secondMoment(e.getKey()))) {
+        moments.put(m, model.upload(m, Tensor.F32.zeros(e.getValue())));
+      }
     }
   }
 
@@ -171,11 +175,15 @@ public final class PolicyOptimizer implements AutoCloseable {
                       entropy,
                       splitRemat()));
       Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
-      Executable bwd = model.executable("lp_vjp_bwd_" + key, split::backward);
+      Executable bwd =
+          model.executable(
+              "lp_vjp_bwd_" + key,
+              split::backward,
+              trainable.stream().map(OptimizerPrograms::grad).toList());
       Map<String, DeviceBuffer> in = model.uploads(at, temperature);
       if (lora.drops()) {
         LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, applied, i)
-            .forEach((k, v) -> in.put(k, model.device().upload(v)));
+            .forEach((k, v) -> in.put(k, model.upload(k, v)));
       }
       Map<String, DeviceBuffer> named = model.modelBuffers();
       named.putAll(in);
@@ -221,12 +229,15 @@ public final class PolicyOptimizer implements AutoCloseable {
         model.executable(
             "train_" + loss.name() + "_b" + b + "_t" + tb + "_" + remat + computeSuffix(),
             () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config, remat, compute),
-            p -> TrainPrograms.fusedInPlace(p, names));
+            p -> TrainPrograms.fusedInPlace(p, names),
+            ShardPlan.after(3, ShardPlan.updateNames(names)));
     Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
-    lossInputs.forEach((k, v) -> in.put(k, model.device().upload(v)));
+    lossInputs.forEach((k, v) -> in.put(k, model.upload(k, v)));
     double lr = schedule.lr(applied);
-    in.put(OptimizerPrograms.LR, model.device().upload(Tensor.scalar((float) lr)));
-    in.put(OptimizerPrograms.STEP, model.device().upload(Tensor.scalar((float) (applied + 1))));
+    in.put(OptimizerPrograms.LR, model.upload(OptimizerPrograms.LR, Tensor.scalar((float) lr)));
+    in.put(
+        OptimizerPrograms.STEP,
+        model.upload(OptimizerPrograms.STEP, Tensor.scalar((float) (applied + 1))));
     Map<String, DeviceBuffer> all = new HashMap<>(in);
     all.putAll(moments);
     List<DeviceBuffer> out = model.runKeeping(exe, all);
@@ -243,6 +254,14 @@ public final class PolicyOptimizer implements AutoCloseable {
    */
   public Map<String, DeviceBuffer> momentsOnDevice() {
     return Collections.unmodifiableMap(moments);
+  }
+
+  /**
+   * Bytes m and v occupy on the chip at mesh position {@code position} (see {@link
+   * PolicyModel#residentBytes}).
+   */
+  public long residentBytes(int position) {
+    return ResidentBytes.of(moments.values(), position);
   }
 
   /** m and v of every weight, by their program names ({@code m.<name>}, {@code v.<name>}). */
@@ -262,7 +281,7 @@ public final class PolicyOptimizer implements AutoCloseable {
       }
     }
     for (String k : new ArrayList<>(moments.keySet())) {
-      moments.put(k, replace(moments.get(k), model.device().upload(state.get(k))));
+      moments.put(k, replace(moments.get(k), model.upload(k, state.get(k))));
     }
     this.applied = appliedSteps;
   }
@@ -295,10 +314,9 @@ public final class PolicyOptimizer implements AutoCloseable {
       }
     }
     List<DeviceBuffer> dys = new ArrayList<>();
-    Device d = model.device();
     for (int idx : split.cotangentOutputs()) {
       Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
-      dys.add(d.upload(TokenLogProbs.padColumns(dy, padded)));
+      dys.add(model.upload("cotangent." + idx, TokenLogProbs.padColumns(dy, padded)));
     }
     return dys;
   }
@@ -310,7 +328,8 @@ public final class PolicyOptimizer implements AutoCloseable {
         model.executable(
             "accumulate" + trainedSuffix(),
             () -> OptimizerPrograms.accumulate(shapes),
-            p -> OptimizerPrograms.inPlaceAccumulate(p, names));
+            p -> OptimizerPrograms.inPlaceAccumulate(p, names),
+            names.stream().map(OptimizerPrograms::accumulator).toList());
     List<DeviceBuffer> args = new ArrayList<>(acc);
     args.addAll(grads);
     List<DeviceBuffer> sum = exe.run(args);
@@ -325,15 +344,17 @@ public final class PolicyOptimizer implements AutoCloseable {
         model.executable(
             "adamw" + trainedSuffix(),
             () -> OptimizerPrograms.adamW(shapes, config),
-            p -> OptimizerPrograms.inPlaceUpdate(p, names, 2));
+            p -> OptimizerPrograms.inPlaceUpdate(p, names, 2),
+            ShardPlan.after(2, ShardPlan.updateNames(names)));
     double lr = schedule.lr(applied);
     Map<String, DeviceBuffer> named = model.modelBuffers();
     named.putAll(moments);
     for (int i = 0; i < names.size(); i++) {
       named.put(OptimizerPrograms.grad(names.get(i)), grads.get(i));
     }
-    DeviceBuffer lrBuf = model.device().upload(Tensor.scalar((float) lr));
-    DeviceBuffer stepBuf = model.device().upload(Tensor.scalar((float) (applied + 1)));
+    DeviceBuffer lrBuf = model.upload(OptimizerPrograms.LR, Tensor.scalar((float) lr));
+    DeviceBuffer stepBuf =
+        model.upload(OptimizerPrograms.STEP, Tensor.scalar((float) (applied + 1)));
     named.put(OptimizerPrograms.LR, lrBuf);
     named.put(OptimizerPrograms.STEP, stepBuf);
     List<DeviceBuffer> out = exe.run(Bindings.bind(exe.program(), named));

@@ -1,7 +1,6 @@
 package dev.javelin.backend.runtime;
 
 import dev.javelin.backend.DType;
-import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
@@ -12,6 +11,7 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.SlotPrograms;
+import dev.javelin.backend.spmd.ShardPlan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -40,6 +40,10 @@ import java.util.Map;
  * the model's bf16 weight copy (cast once per weight load) and keeps its KV cache in bf16, half the
  * bytes of f32 on devices that store bf16 in 16 bits (the cpu device holds bf16 values in float
  * arrays); norms, attention softmax and the returned logits are f32.
+ *
+ * <p>On the model's mesh (tensor parallelism for samplers) the KV caches are split by key/value
+ * heads over {@code tp} and by rows over the batch axis ({@link ShardPlan}); prefill, decode and
+ * the row splice and gather programs keep that layout from one call to the next.
  */
 public final class SlotDecoder implements AutoCloseable {
   /**
@@ -172,13 +176,14 @@ public final class SlotDecoder implements AutoCloseable {
     Executable merge =
         model.executable(
             "slot_merge_b" + b + "_n" + bn + "_s" + capacity + ModelPrograms.suffix(compute),
-            () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute));
+            () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute),
+            ShardPlan.cacheNames(c));
     Map<String, DeviceBuffer> in = cacheInputs();
     for (int i = 0; i < c.layers(); i++) {
       in.put(SlotPrograms.freshKey(i), p.caches().get(2 * i));
       in.put(SlotPrograms.freshValue(i), p.caches().get(2 * i + 1));
     }
-    DeviceBuffer ids = model.device().upload(new Tensor.I32(Shape.of(rows), src));
+    DeviceBuffer ids = model.upload(SlotPrograms.ROWS, new Tensor.I32(Shape.of(rows), src));
     in.put(SlotPrograms.ROWS, ids);
     List<DeviceBuffer> out = merge.run(Bindings.bind(merge.program(), in));
     ids.close();
@@ -236,12 +241,12 @@ public final class SlotDecoder implements AutoCloseable {
             "prefill_b" + b + "_t" + t + "_s" + capacity + programSuffix(),
             () ->
                 ModelPrograms.prefill(
-                    c, b, t, capacity, c.maxPositions(), compute, model.lora().withoutDropout()));
-    Device dev = model.device();
+                    c, b, t, capacity, c.maxPositions(), compute, model.lora().withoutDropout()),
+            ShardPlan.after(2, ShardPlan.cacheNames(c)));
     Map<String, DeviceBuffer> in = new HashMap<>();
-    in.put(ModelPrograms.INPUT_IDS, dev.upload(padded.ids()));
-    in.put(ModelPrograms.POSITIONS, dev.upload(padded.positions()));
-    in.put(ModelPrograms.ATTENTION_MASK, dev.upload(padded.mask()));
+    in.put(ModelPrograms.INPUT_IDS, model.upload(ModelPrograms.INPUT_IDS, padded.ids()));
+    in.put(ModelPrograms.POSITIONS, model.upload(ModelPrograms.POSITIONS, padded.positions()));
+    in.put(ModelPrograms.ATTENTION_MASK, model.upload(ModelPrograms.ATTENTION_MASK, padded.mask()));
     List<DeviceBuffer> out;
     try {
       out = model.runKeeping(prefill, in, compute);
@@ -291,11 +296,16 @@ public final class SlotDecoder implements AutoCloseable {
       mask[r] = active[r] ? 1f : 0f;
       pos[r] = active[r] ? positions[r] : 0;
     }
-    Device dev = model.device();
     Map<String, DeviceBuffer> in = new HashMap<>();
-    in.put(ModelPrograms.INPUT_IDS, dev.upload(new Tensor.I32(Shape.of(rows, 1), tokens.clone())));
-    in.put(ModelPrograms.POSITIONS, dev.upload(new Tensor.I32(Shape.of(rows, 1), pos)));
-    in.put(ModelPrograms.ATTENTION_MASK, dev.upload(new Tensor.F32(Shape.of(rows, 1), mask)));
+    in.put(
+        ModelPrograms.INPUT_IDS,
+        model.upload(ModelPrograms.INPUT_IDS, new Tensor.I32(Shape.of(rows, 1), tokens.clone())));
+    in.put(
+        ModelPrograms.POSITIONS,
+        model.upload(ModelPrograms.POSITIONS, new Tensor.I32(Shape.of(rows, 1), pos)));
+    in.put(
+        ModelPrograms.ATTENTION_MASK,
+        model.upload(ModelPrograms.ATTENTION_MASK, new Tensor.F32(Shape.of(rows, 1), mask)));
     Map<String, DeviceBuffer> all = cacheInputs();
     all.putAll(in);
     List<DeviceBuffer> out = model.runKeeping(decodeProgram(), all, compute);
@@ -334,8 +344,9 @@ public final class SlotDecoder implements AutoCloseable {
     Executable gather =
         model.executable(
             "slot_gather_b" + from + "_to" + to + "_s" + capacity + ModelPrograms.suffix(compute),
-            () -> SlotPrograms.gatherRows(c, from, to, capacity, compute));
-    DeviceBuffer ids = model.device().upload(new Tensor.I32(Shape.of(to), keep.clone()));
+            () -> SlotPrograms.gatherRows(c, from, to, capacity, compute),
+            ShardPlan.cacheNames(c));
+    DeviceBuffer ids = model.upload(SlotPrograms.ROWS, new Tensor.I32(Shape.of(to), keep.clone()));
     in.put(SlotPrograms.ROWS, ids);
     List<DeviceBuffer> out = gather.run(Bindings.bind(gather.program(), in));
     ids.close();
@@ -356,7 +367,8 @@ public final class SlotDecoder implements AutoCloseable {
         "slot_decode_b" + b + "_s" + s + programSuffix(),
         () ->
             SlotPrograms.decode(c, b, s, c.maxPositions(), compute, model.lora().withoutDropout()),
-        p -> SlotPrograms.decodeInPlace(p, c.layers()));
+        p -> SlotPrograms.decodeInPlace(p, c.layers()),
+        ShardPlan.after(1, ShardPlan.cacheNames(c)));
   }
 
   /** Keeps programs through adapters apart from plain ones in the model's cache. */
@@ -368,8 +380,8 @@ public final class SlotDecoder implements AutoCloseable {
     ModelConfig c = model.config();
     Shape shape = Shape.of(rows, c.kvHeads(), capacity, c.headDim());
     List<DeviceBuffer> zeros = new ArrayList<>();
-    for (int i = 0; i < 2 * c.layers(); i++) {
-      zeros.add(model.device().upload(Tensor.zeros(compute, shape)));
+    for (String name : ShardPlan.cacheNames(c)) {
+      zeros.add(model.upload(name, Tensor.zeros(compute, shape)));
     }
     return zeros;
   }

@@ -1,0 +1,26 @@
+package dev.javelin.backend.runtime;
+
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.xla.ShardedBuffer;
+import java.util.Collection;
+
+/** Device memory that buffers hold on one chip of a mesh, measured from the buffers. */
+final class ResidentBytes {
+  private ResidentBytes() {}
+
+  /**
+   * Bytes of {@code buffers} on the chip at mesh position {@code position}: each sharded buffer's
+   * block there as the device reports it; an unsharded buffer counts its whole size at position 0.
+   */
+  static long of(Collection<DeviceBuffer> buffers, int position) {
+    long sum = 0;
+    for (DeviceBuffer b : buffers) {
+      if (b instanceof ShardedBuffer s) {
+        sum += s.onDeviceBytes(position);
+      } else if (position == 0) {
+        sum += b.shape().size() * b.dtype().byteSize();
+      }
+    }
+    return sum;
+  }
+}
