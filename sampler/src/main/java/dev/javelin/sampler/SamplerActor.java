@@ -1,5 +1,7 @@
 package dev.javelin.sampler;
 
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
@@ -51,10 +53,26 @@ public final class SamplerActor {
    */
   public static SamplerActor awaitingWeights(
       String deviceSpec, String configJson, int maxSlots, String dtype) {
-    SamplerConfig sampler = new SamplerConfig(maxSlots, SamplerConfig.dtypeNamed(dtype));
+    return awaitingWeights(
+        deviceSpec, configJson, new SamplerConfig(maxSlots, SamplerConfig.dtypeNamed(dtype)));
+  }
+
+  /**
+   * As above with every engine setting: a tensor-parallel sampler splits the model over the first
+   * {@link SamplerConfig#tensorParallel} chips of {@code deviceSpec} (e.g. {@code tpu@4-5}).
+   */
+  public static SamplerActor awaitingWeights(
+      String deviceSpec, String configJson, SamplerConfig sampler) {
     ModelConfig config = ModelConfigJson.parse(configJson);
     ModelCheckpoint zeros = ModelCheckpoint.random(config, 0, 0.0);
-    PolicyModel model = PolicyModel.of(Devices.open(deviceSpec), zeros);
+    Device device = Devices.open(deviceSpec);
+    PolicyModel model;
+    try {
+      model = PolicyModel.of(device, zeros, DType.F32, sampler.mesh().over(device.chips()));
+    } catch (RuntimeException e) {
+      device.close();
+      throw e;
+    }
     return new SamplerActor(new SamplerEngine(model, sampler, -1));
   }
 

@@ -117,6 +117,11 @@ final class PjrtClient {
     }
   }
 
+  /** Whether any plugin's client is open in this process. */
+  static synchronized boolean anyOpen() {
+    return !OPEN.isEmpty();
+  }
+
   /** Gives this client back; the last user destroys it. */
   void release() {
     synchronized (PjrtClient.class) {

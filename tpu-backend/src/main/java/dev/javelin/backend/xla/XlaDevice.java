@@ -294,6 +294,7 @@ public final class XlaDevice implements Device {
    * The PJRT ids of the chips this device is bound to, in spec order; unsharded programs and
    * uploads use the first, meshes may use any of them.
    */
+  @Override
   public List<Integer> chips() {
     return chips;
   }

@@ -14,6 +14,7 @@ import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.runtime.PolicyOptimizer.Cotangents;
 import dev.javelin.backend.runtime.PolicyOptimizer.HostLoss;
 import dev.javelin.backend.runtime.PolicyOptimizer.StepResult;
+import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.grpo.ActorLoss;
 import dev.javelin.grpo.LossResult;
 import dev.javelin.grpo.MetricNames;
@@ -117,13 +118,17 @@ public final class PpoUpdater implements Trainer {
       boolean own) {
     this.ownedDevice = own ? device : null;
     this.config = config;
-    this.policy = PolicyModel.of(device, initial, compute);
+    // (dp × fsdp × tp) over the device's chips; one chip is the unsharded path
+    Mesh mesh = config.mesh().over(device.chips());
+    this.policy = PolicyModel.of(device, initial, compute, mesh);
     if (lora.enabled()) {
       policy.attachAdapters(lora, LoraAdapters.init(lora, initial.config(), loraSeed));
     }
     // Under LoRA the reference is the policy's own base weights: no second copy.
     this.reference =
-        config.useReference() && !lora.enabled() ? PolicyModel.of(device, initial, compute) : null;
+        config.useReference() && !lora.enabled()
+            ? PolicyModel.of(device, initial, compute, mesh)
+            : null;
     this.optimizer =
         new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat, loraSeed);
   }
