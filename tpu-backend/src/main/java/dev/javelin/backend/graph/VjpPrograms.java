@@ -37,6 +37,11 @@ public record VjpPrograms(
   }
 
   /** Where a residual comes from: a forward argument or a forward result, by index. */
+  /** The backward's parameter carrying residual {@code k}. */
+  public static String residualName(int k) {
+    return "residual." + k;
+  }
+
   public record Residual(Source source, int index) {
     /** Residual origin. */
     public enum Source {

@@ -192,7 +192,7 @@ final class VjpSplit {
     GraphCopier b = new GraphCopier(bwd);
     for (int k = 0; k < residualNodes.size(); k++) {
       Node r = residualNodes.get(k);
-      b.bind(r, bwd.parameter("residual." + k, r.dtype(), r.shape()));
+      b.bind(r, bwd.parameter(VjpPrograms.residualName(k), r.dtype(), r.shape()));
     }
     for (Node dy : cotangents) {
       b.bind(dy, bwd.parameter(((Op.Parameter) dy.op()).name(), dy.dtype(), dy.shape()));

@@ -22,7 +22,6 @@ import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.spmd.ShardPlan;
-import dev.javelin.backend.xla.XlaDevice;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,8 +49,7 @@ public final class PolicyModel implements AutoCloseable {
   private final Device device;
   private final ModelConfig config;
   private final DType compute;
-  private final Mesh mesh; // null: one chip
-  private final ShardPlan plan; // null: one chip
+  private final Placement placement;
   private final Map<String, DeviceBuffer> weights = new LinkedHashMap<>();
   // LoRA's A and B by name; empty for full fine-tuning, when the weights themselves train.
   private final Map<String, DeviceBuffer> adapters = new LinkedHashMap<>();
@@ -59,29 +57,15 @@ public final class PolicyModel implements AutoCloseable {
   private final Map<String, DeviceBuffer> rope = new HashMap<>();
   // The bf16 copy bf16 decoding runs on, cast once per weight load; empty until first asked for.
   private final Map<String, DeviceBuffer> bf16Weights = new LinkedHashMap<>();
-  private final Map<String, Executable> compiled =
-      ProgramLru.map(ProgramLru.MAX_PROGRAMS, Executable::close);
 
   private PolicyModel(Device device, ModelCheckpoint checkpoint, DType compute, Mesh mesh) {
     if (compute != DType.F32 && compute != DType.BF16) {
       throw new IllegalArgumentException("a policy computes in f32 or bf16, not " + compute);
     }
-    boolean sharded = mesh != null && mesh.size() > 1;
-    if (sharded && !(device instanceof XlaDevice)) {
-      throw new IllegalArgumentException(
-          "device '"
-              + device.name()
-              + "' runs on one chip: a mesh of "
-              + mesh.size()
-              + " ("
-              + mesh
-              + ") needs an xla:* device");
-    }
     this.device = device;
     this.config = checkpoint.config();
     this.compute = compute;
-    this.mesh = mesh;
-    this.plan = sharded ? ShardPlan.of(mesh, config) : null;
+    this.placement = new Placement(device, mesh, config);
     loadWeights(checkpoint.ordered());
     RopeTable table = RopeTable.compute(config, config.maxPositions());
     rope.put(ModelPrograms.ROPE_COS, upload(ModelPrograms.ROPE_COS, table.cos()));
@@ -135,7 +119,7 @@ public final class PolicyModel implements AutoCloseable {
 
   /** The mesh the model was opened on; null when it runs on one chip without one. */
   public Mesh mesh() {
-    return mesh;
+    return placement.mesh();
   }
 
   /**
@@ -384,17 +368,20 @@ public final class PolicyModel implements AutoCloseable {
       Supplier<Program> build,
       Function<Program, Donation> donation,
       List<String> outputNames) {
-    String at = plan == null ? key : key + "@" + mesh;
-    Executable e = compiled.get(at);
-    if (e == null) {
-      Program p = build.get();
-      if (plan != null) {
-        p = p.withSharding(plan.program(p, outputNames));
-      }
-      e = device.compile(p, donation.apply(p));
-      compiled.put(at, e);
-    }
-    return e;
+    return executable(key, build, donation, outputNames, Map.of());
+  }
+
+  /**
+   * As above; on a mesh a parameter {@code p} lies as the value {@code parameterRoles.get(p)} (see
+   * {@link ShardPlan#program(Program, List, Map)}).
+   */
+  Executable executable(
+      String key,
+      Supplier<Program> build,
+      Function<Program, Donation> donation,
+      List<String> outputNames,
+      Map<String, String> parameterRoles) {
+    return placement.executable(key, build, donation, outputNames, parameterRoles);
   }
 
   /**
@@ -402,10 +389,7 @@ public final class PolicyModel implements AutoCloseable {
    * lays that value out.
    */
   DeviceBuffer upload(String name, Tensor tensor) {
-    if (plan == null) {
-      return device.upload(tensor);
-    }
-    return ((XlaDevice) device).upload(tensor, mesh, plan.of(name, tensor.shape()));
+    return placement.upload(name, tensor);
   }
 
   /** A batch's token inputs and the temperature, uploaded. Caller closes the uploads. */
@@ -534,8 +518,7 @@ public final class PolicyModel implements AutoCloseable {
   @Override
   public void close() {
     dropCastWeights();
-    compiled.values().forEach(Executable::close);
-    compiled.clear();
+    placement.close();
     weights.values().forEach(DeviceBuffer::close);
     adapters.values().forEach(DeviceBuffer::close);
     rope.values().forEach(DeviceBuffer::close);

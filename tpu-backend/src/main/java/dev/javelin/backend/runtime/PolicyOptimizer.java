@@ -2,12 +2,15 @@ package dev.javelin.backend.runtime;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.LoraConfig;
@@ -179,7 +182,9 @@ public final class PolicyOptimizer implements AutoCloseable {
           model.executable(
               "lp_vjp_bwd_" + key,
               split::backward,
-              trainable.stream().map(OptimizerPrograms::grad).toList());
+              p -> Donation.none(),
+              trainable.stream().map(OptimizerPrograms::grad).toList(),
+              residualRoles(split));
       Map<String, DeviceBuffer> in = model.uploads(at, temperature);
       if (lora.drops()) {
         LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, applied, i)
@@ -284,6 +289,24 @@ public final class PolicyOptimizer implements AutoCloseable {
       moments.put(k, replace(moments.get(k), model.upload(k, state.get(k))));
     }
     this.applied = appliedSteps;
+  }
+
+  /**
+   * What each {@code residual.k} of the split's backward carries, for its mesh layout: the forward
+   * argument's name, or null for a forward result (the forward's results are unnamed).
+   */
+  private static Map<String, String> residualRoles(VjpPrograms split) {
+    Map<String, String> roles = new HashMap<>();
+    List<Node> fwdParams = split.forward().parameters();
+    for (int k = 0; k < split.residuals().size(); k++) {
+      VjpPrograms.Residual r = split.residuals().get(k);
+      roles.put(
+          VjpPrograms.residualName(k),
+          r.source() == VjpPrograms.Residual.Source.ARGUMENT
+              ? ((Op.Parameter) fwdParams.get(r.index()).op()).name()
+              : null);
+    }
+    return roles;
   }
 
   /**

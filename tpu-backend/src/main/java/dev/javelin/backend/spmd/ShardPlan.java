@@ -134,9 +134,21 @@ public final class ShardPlan {
    * outputNames.get(i)} (a null entry, or an entry past the list's end, lies as "anything else").
    */
   public ProgramSharding program(Program program, List<String> outputNames) {
+    return program(program, outputNames, Map.of());
+  }
+
+  /**
+   * As above, a parameter named {@code p} lying as the value {@code parameterRoles.get(p)} where
+   * the map has it (a null role: as "anything else"). A VJP backward's {@code residual.k}
+   * parameters name this way the forward argument or result they carry.
+   */
+  public ProgramSharding program(
+      Program program, List<String> outputNames, Map<String, String> parameterRoles) {
     List<Sharding> params = new ArrayList<>();
     for (Node p : program.parameters()) {
-      params.add(of(((Op.Parameter) p.op()).name(), p.shape()));
+      String name = ((Op.Parameter) p.op()).name();
+      String role = parameterRoles.containsKey(name) ? parameterRoles.get(name) : name;
+      params.add(role == null ? batch(p.shape()) : of(role, p.shape()));
     }
     List<Sharding> outs = new ArrayList<>();
     List<Node> outputs = program.outputs();

@@ -14,7 +14,8 @@ record BenchArgs(
     int prompt,
     int newTokens,
     int iters,
-    int lora) {
+    int lora,
+    String mesh) {
 
   BenchArgs {
     if (!config.equals("tiny") && !config.equals("small") && !config.equals("smollm2")) {
@@ -36,6 +37,7 @@ record BenchArgs(
     String config = "tiny";
     String task = "train";
     String dtype = "f32";
+    String mesh = "";
     int[] n = {64, 128, 16, 64, 3, -1};
     String[] keys = {"--batch", "--seq", "--prompt", "--new", "--iters", "--lora"};
     for (int i = 0; i + 1 < argv.length; i += 2) {
@@ -46,6 +48,7 @@ record BenchArgs(
         case "--config" -> config = v;
         case "--task" -> task = v;
         case "--dtype" -> dtype = v;
+        case "--mesh" -> mesh = v;
         default -> {
           int idx = Arrays.asList(keys).indexOf(k);
           if (idx < 0) {
@@ -62,6 +65,6 @@ record BenchArgs(
           default ->
               throw new IllegalArgumentException("--dtype must be f32 or bf16, got " + dtype);
         };
-    return new BenchArgs(device, config, task, type, n[0], n[1], n[2], n[3], n[4], n[5]);
+    return new BenchArgs(device, config, task, type, n[0], n[1], n[2], n[3], n[4], n[5], mesh);
   }
 }

@@ -17,6 +17,8 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.xla.XlaDevice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +36,9 @@ import java.util.Random;
  * --dtype bf16} makes the train step mixed precision and decoding bf16 (bf16 KV cache). Without
  * {@code --lora} the train step is the fused one; {@code --lora r} times the trainer's own step
  * instead (the VJP split with a host loss, {@link LoraTrainStep}) with rank-r adapters on every
- * linear layer, or full fine-tuning at {@code --lora 0}, and reports what it holds.
+ * linear layer, or full fine-tuning at {@code --lora 0}, and reports what it holds. {@code --mesh
+ * fsdp=4} (or {@code tp=2}, {@code fsdp=2,tp=2}, ...) runs the model over the first devices of an
+ * {@code xla:*} device ({@code -Djavelin.xla.cpu.devices=N} gives xla:cpu N devices).
  */
 public final class ModelBenchmark {
   private ModelBenchmark() {}
@@ -44,7 +48,9 @@ public final class ModelBenchmark {
     ModelConfig c =
         config(a.config()).withMaxPositions(Math.max(a.seq(), a.prompt() + a.newTokens()) + 16);
     try (Device device = Devices.open(a.device());
-        PolicyModel model = PolicyModel.of(device, ModelCheckpoint.random(c, 0, 0.02), a.dtype())) {
+        PolicyModel model =
+            PolicyModel.of(
+                device, ModelCheckpoint.random(c, 0, 0.02), a.dtype(), mesh(a, device))) {
       String line;
       if (a.task().equals("train")) {
         line = a.lora() >= 0 ? LoraTrainStep.run(a, model) : train(a, model);
@@ -53,6 +59,19 @@ public final class ModelBenchmark {
       }
       System.out.println(line);
     }
+  }
+
+  /** The mesh of {@code --mesh} over the device's first chips; null without the option. */
+  private static Mesh mesh(BenchArgs a, Device device) {
+    if (a.mesh().isEmpty()) {
+      return null;
+    }
+    Mesh iota = Mesh.parse(a.mesh());
+    if (!(device instanceof XlaDevice x) || x.deviceIds().size() < iota.size()) {
+      throw new IllegalArgumentException(
+          "--mesh " + a.mesh() + " needs an xla:* device with " + iota.size() + " chips");
+    }
+    return new Mesh(iota.axes(), x.deviceIds().subList(0, iota.size()));
   }
 
   /**
@@ -121,10 +140,11 @@ public final class ModelBenchmark {
     return String.format(
         Locale.ROOT,
         "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"train\",\"dtype\":\"%s\","
-            + "\"batch\":%d,\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
+            + "\"mesh\":\"%s\",\"batch\":%d,\"remat\":\"%s\",\"tokens_per_s\":%.1f,\"times_s\":%s,\"matmul_share\":%.3f,\"matmul_gflops\":%.1f}",
         a.device(),
         a.config(),
         a.dtype().mlirName(),
+        a.mesh(),
         a.batch(),
         PolicyOptimizer.defaultRemat(),
         a.batch() * a.seq() / median,
@@ -186,12 +206,13 @@ public final class ModelBenchmark {
     return String.format(
         Locale.ROOT,
         "{\"engine\":\"javelin-%s\",\"config\":\"%s\",\"task\":\"decode\",\"dtype\":\"%s\","
-            + "\"batch\":%d,"
+            + "\"mesh\":\"%s\",\"batch\":%d,"
             + "\"tokens_per_s\":%.1f,\"times_s\":%s,\"heap_start_mb\":%d,\"heap_peak_mb\":%d,"
             + "\"heap_end_mb\":%d}",
         a.device(),
         a.config(),
         a.dtype().mlirName(),
+        a.mesh(),
         a.batch(),
         a.batch() * a.newTokens() / median(times),
         Arrays.toString(times),

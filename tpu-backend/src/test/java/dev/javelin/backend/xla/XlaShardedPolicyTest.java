@@ -1,0 +1,236 @@
+package dev.javelin.backend.xla;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Device;
+import dev.javelin.backend.Devices;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.runtime.PolicyModel;
+import dev.javelin.backend.runtime.PolicyOptimizer;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.testing.PgLoss;
+import dev.javelin.backend.testing.RelError;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PolicyModel} and {@link PolicyOptimizer} on meshes of four {@code xla:cpu} devices
+ * (FSDP=4, FSDP=2 x TP=2) against the same model on one device: log-probs, fused and split train
+ * steps, and what each device holds.
+ */
+class XlaShardedPolicyTest {
+  // vocab 64, hidden 32, MLP 48, 2 layers, 4 heads, 2 kv heads of 8, untied head, qkv bias
+  static final ModelConfig MICRO =
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 32);
+  private static final int STEPS = 20;
+
+  /** Measured: see the printed worst errors (summation order only). */
+  private static final double TOL = 1e-5;
+
+  private static XlaDevice xla;
+
+  @BeforeAll
+  static void open() {
+    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
+    System.setProperty(PjrtClient.CPU_DEVICES_PROPERTY, "4");
+    xla = (XlaDevice) Devices.open("xla:cpu");
+  }
+
+  @AfterAll
+  static void close() {
+    xla.close();
+    System.clearProperty(PjrtClient.CPU_DEVICES_PROPERTY);
+  }
+
+  /** A mesh over the device's first chips, {@code name=size[,...]}. */
+  static Mesh mesh(XlaDevice device, String spec) {
+    Mesh iota = Mesh.parse(spec);
+    return new Mesh(iota.axes(), device.deviceIds().subList(0, iota.size()));
+  }
+
+  static ModelCheckpoint checkpoint() {
+    return ModelCheckpoint.random(MICRO, 7, 0.2);
+  }
+
+  private static TokenBatch batch(long seed) {
+    Random r = new Random(seed);
+    List<int[]> rows = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      int[] ids = new int[6 + r.nextInt(6)];
+      for (int j = 0; j < ids.length; j++) {
+        ids[j] = r.nextInt(MICRO.vocabSize());
+      }
+      rows.add(ids);
+    }
+    return TokenBatch.rightPadded(rows, 2);
+  }
+
+  @Test
+  void fusedStepsOnFsdp4MatchOneDevice() {
+    compareFused("fsdp=4");
+  }
+
+  @Test
+  void fusedStepsOnFsdp2Tp2MatchOneDevice() {
+    compareFused("fsdp=2,tp=2");
+  }
+
+  @Test
+  void splitStepsAndLogProbsOnFsdp2Tp2MatchOneDevice() {
+    Mesh mesh = mesh(xla, "fsdp=2,tp=2");
+    Run one = split(null);
+    Run four = split(mesh);
+    report("split fsdp=2,tp=2", one, four);
+  }
+
+  @Test
+  void eachDeviceHoldsAQuarterOfTheWeightsAndAdamWState() {
+    Mesh mesh = mesh(xla, "fsdp=4");
+    long whole;
+    try (PolicyModel m = PolicyModel.of(xla, checkpoint(), DType.F32, null);
+        PolicyOptimizer o = optimizer(m)) {
+      whole = m.residentBytes(0) + o.residentBytes(0);
+    }
+    try (PolicyModel m = PolicyModel.of(xla, checkpoint(), DType.F32, mesh);
+        PolicyOptimizer o = optimizer(m)) {
+      assertEquals(mesh, m.mesh());
+      for (int p = 0; p < mesh.size(); p++) {
+        long held = m.residentBytes(p) + o.residentBytes(p);
+        System.out.printf(
+            "fsdp=4 position %d holds %d of %d bytes (%.4f)%n",
+            p, held, whole, held / (double) whole);
+        // every micro weight divides by 4, so each device holds exactly its quarter
+        assertEquals(whole / 4.0, (double) held, whole * 0.01, "position " + p);
+      }
+    }
+  }
+
+  @Test
+  void oneChipDevicesRejectALargerMesh() {
+    try (Device cpu = Devices.open("cpu")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> PolicyModel.of(cpu, checkpoint(), DType.F32, Mesh.of("fsdp", 2)));
+      assertTrue(e.getMessage().contains("needs an xla:* device"), e.getMessage());
+      // a one-chip mesh is the one-chip model
+      try (PolicyModel m = PolicyModel.of(cpu, checkpoint(), DType.F32, Mesh.of("fsdp", 1))) {
+        assertEquals(m.residentBytes(0), m.residentBytes(0));
+      }
+    }
+  }
+
+  private static PolicyOptimizer optimizer(PolicyModel m) {
+    return new PolicyOptimizer(m, AdamWConfig.defaults(), new LrSchedule.Constant(1e-3));
+  }
+
+  /** Per-step losses, and the final weights and moments. */
+  private record Run(double[] losses, Map<String, Tensor.F32> weights, Map<String, Tensor> state) {}
+
+  private static void compareFused(String spec) {
+    Mesh mesh = mesh(xla, spec);
+    Run one = fused(null);
+    Run sharded = fused(mesh);
+    report("fused " + spec, one, sharded);
+  }
+
+  private static Run fused(Mesh mesh) {
+    try (PolicyModel m = PolicyModel.of(xla, checkpoint(), DType.F32, mesh);
+        PolicyOptimizer o = optimizer(m)) {
+      double[] losses = new double[STEPS];
+      for (int s = 0; s < STEPS; s++) {
+        TokenBatch b = batch(s);
+        int c = m.bucket(b.length()) - 1;
+        Tensor.F32 adv = advantages(b.batch(), c, s);
+        losses[s] = o.stepFused(b, 0.9f, new PgLoss(), Map.of("advantages", adv)).loss();
+      }
+      return new Run(losses, m.checkpoint().weights(), o.optimizerState());
+    }
+  }
+
+  private static Run split(Mesh mesh) {
+    try (PolicyModel m = PolicyModel.of(xla, checkpoint(), DType.F32, mesh);
+        PolicyOptimizer o = optimizer(m)) {
+      double[] losses = new double[STEPS / 4 + 1];
+      for (int s = 0; s < losses.length - 1; s++) {
+        // two micro-batches: the gradient sum accumulates on the mesh too
+        losses[s] = o.step(List.of(batch(s), batch(100 + s)), 1f, XlaTestFixtures::meanNll).loss();
+      }
+      TokenLogProbs lp = m.logProbs(batch(999), 0.7f);
+      losses[losses.length - 1] = sum(lp.logp()) + sum(lp.entropy());
+      return new Run(losses, m.checkpoint().weights(), o.optimizerState());
+    }
+  }
+
+  private static double sum(Tensor.F32 t) {
+    double s = 0;
+    for (float x : t.data()) {
+      s += x;
+    }
+    return s;
+  }
+
+  private static Tensor.F32 advantages(int b, int c, long seed) {
+    Random r = new Random(seed);
+    float[] a = new float[b * c];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = (float) r.nextGaussian();
+    }
+    return new Tensor.F32(Shape.of(b, c), a);
+  }
+
+  private static void report(String what, Run one, Run sharded) {
+    double worstLoss = 0;
+    for (int s = 0; s < one.losses().length; s++) {
+      double a = one.losses()[s];
+      worstLoss = Math.max(worstLoss, Math.abs(a - sharded.losses()[s]) / Math.max(1, Math.abs(a)));
+    }
+    double worstWeight = 0;
+    String worstName = "";
+    for (String k : one.weights().keySet()) {
+      if (k.endsWith("k_proj.bias")) {
+        // a key bias shifts every score of a query alike, so softmax cancels it: its gradient is
+        // zero up to rounding, which Adam scales to +-lr whatever the summation order
+        continue;
+      }
+      double e = RelError.of(one.weights().get(k), sharded.weights().get(k), null);
+      if (e > worstWeight) {
+        worstWeight = e;
+        worstName = k;
+      }
+    }
+    double worstState = 0;
+    for (String k : one.state().keySet()) {
+      worstState =
+          Math.max(worstState, RelError.of(one.state().get(k), sharded.state().get(k), null));
+    }
+    System.out.printf(
+        "%s: losses %.6f -> %.6f; worst rel: loss %.2e, weight %.2e (%s), moment %.2e%n",
+        what,
+        one.losses()[0],
+        one.losses()[one.losses().length - 1],
+        worstLoss,
+        worstWeight,
+        worstName,
+        worstState);
+    assertTrue(worstLoss <= TOL, what + ": loss rel error " + worstLoss);
+    assertTrue(worstWeight <= TOL, what + ": weight rel error " + worstWeight);
+    assertTrue(worstState <= TOL, what + ": moment rel error " + worstState);
+  }
+}
