@@ -24,10 +24,16 @@ import java.util.logging.Logger;
 public final class SamplerActor {
   private static final Logger LOG = Logger.getLogger(SamplerActor.class.getName());
   private final SamplerEngine engine;
+  private final Device ownedDevice; // opened by a factory below; null when the caller owns it
 
-  /** Wraps an engine (tests and in-process use). */
+  /** Wraps an engine (tests and in-process use); the caller keeps owning its device. */
   public SamplerActor(SamplerEngine engine) {
+    this(engine, null);
+  }
+
+  private SamplerActor(SamplerEngine engine, Device ownedDevice) {
     this.engine = engine;
+    this.ownedDevice = ownedDevice;
   }
 
   /**
@@ -73,7 +79,7 @@ public final class SamplerActor {
       device.close();
       throw e;
     }
-    return new SamplerActor(new SamplerEngine(model, sampler, -1));
+    return new SamplerActor(new SamplerEngine(model, sampler, -1), device);
   }
 
   /** Generates a request batch ({@link RolloutCodec#encodeRequests}) into a result's bytes. */
@@ -107,9 +113,12 @@ public final class SamplerActor {
     return engine.version();
   }
 
-  /** Frees the model's device memory. */
+  /** Frees the model's device memory and closes a device this actor opened. */
   public boolean shutdown() {
     engine.close();
+    if (ownedDevice != null) {
+      ownedDevice.close();
+    }
     return true;
   }
 }

@@ -43,7 +43,7 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     // A cluster worker sees only the chips Ray granted it; in one JVM the spec names the chips.
     GrantedChips.limit(device);
     String spec = recipe.trainer().ray().equals("cluster") ? device : chips.trainerSpec();
-    return new PpoUpdater(
+    return PpoUpdater.owning(
         Devices.open(spec),
         ModelInit.initial(recipe),
         recipe

@@ -87,6 +87,21 @@ class ChipKeysTest {
   }
 
   @Test
+  void theReadmeListsEveryChipKey() throws java.io.IOException {
+    String readme =
+        java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md").toAbsolutePath());
+    for (KeySpec k :
+        List.of(
+            ChipKeys.TRAINER_CHIPS,
+            ChipKeys.TRAINER_NODES,
+            ChipKeys.FSDP_SIZE,
+            ChipKeys.TRAINER_TP,
+            ChipKeys.ROLLOUT_TP)) {
+      assertTrue(readme.contains("`" + k.name() + "`"), "README.md lists " + k.name());
+    }
+  }
+
+  @Test
   void theCommandLineExitsWithTwo() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =

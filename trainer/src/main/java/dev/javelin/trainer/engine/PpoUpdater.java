@@ -71,6 +71,21 @@ public final class PpoUpdater implements Trainer {
     return new PpoUpdater(device, initial, config, PolicyOptimizer.defaultRemat(), true);
   }
 
+  /**
+   * As the full constructor, closing {@code device} on {@link #close}: a trainer that opened its
+   * chips gives them back (and its share of the PJRT client) when it ends.
+   */
+  public static PpoUpdater owning(
+      Device device,
+      ModelCheckpoint initial,
+      TrainerConfig config,
+      Remat remat,
+      LoraConfig lora,
+      long loraSeed,
+      DType compute) {
+    return new PpoUpdater(device, initial, config, remat, lora, loraSeed, compute, true);
+  }
+
   private PpoUpdater(
       Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat, boolean own) {
     this(device, initial, config, remat, LoraConfig.NONE, 0, DType.F32, own);
