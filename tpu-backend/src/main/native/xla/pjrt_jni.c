@@ -7,6 +7,7 @@
  * table), and turns a PJRT_Error into a Java PjrtException carrying the plugin's message and code
  * (the error is always destroyed). Handles cross the boundary as jlong.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv under -std=c11 */
 #include <dlfcn.h>
 #include <jni.h>
 #include <stdint.h>
@@ -644,4 +645,21 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDevice(JNI
   args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
   if (check(env, api, api->PJRT_Buffer_Device(&args))) return 0;
   return (jlong)(intptr_t)args.device;
+}
+
+/* Sets a process environment variable for native code (a plugin reads its chip limits with
+ * getenv when its client is created); Java's System.getenv view is not updated. */
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_setenv(JNIEnv* env, jclass cls,
+                                                                     jstring name, jstring value) {
+  const char* n = (*env)->GetStringUTFChars(env, name, NULL);
+  if (n == NULL) return;
+  const char* v = (*env)->GetStringUTFChars(env, value, NULL);
+  if (v == NULL) {
+    (*env)->ReleaseStringUTFChars(env, name, n);
+    return;
+  }
+  int rc = setenv(n, v, 1);
+  (*env)->ReleaseStringUTFChars(env, value, v);
+  (*env)->ReleaseStringUTFChars(env, name, n);
+  if (rc != 0) throw_msg(env, "setenv failed");
 }

@@ -1,5 +1,7 @@
 package dev.javelin.sampler;
 
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
@@ -22,10 +24,16 @@ import java.util.logging.Logger;
 public final class SamplerActor {
   private static final Logger LOG = Logger.getLogger(SamplerActor.class.getName());
   private final SamplerEngine engine;
+  private final Device ownedDevice; // opened by a factory below; null when the caller owns it
 
-  /** Wraps an engine (tests and in-process use). */
+  /** Wraps an engine (tests and in-process use); the caller keeps owning its device. */
   public SamplerActor(SamplerEngine engine) {
+    this(engine, null);
+  }
+
+  private SamplerActor(SamplerEngine engine, Device ownedDevice) {
     this.engine = engine;
+    this.ownedDevice = ownedDevice;
   }
 
   /**
@@ -51,11 +59,27 @@ public final class SamplerActor {
    */
   public static SamplerActor awaitingWeights(
       String deviceSpec, String configJson, int maxSlots, String dtype) {
-    SamplerConfig sampler = new SamplerConfig(maxSlots, SamplerConfig.dtypeNamed(dtype));
+    return awaitingWeights(
+        deviceSpec, configJson, new SamplerConfig(maxSlots, SamplerConfig.dtypeNamed(dtype)));
+  }
+
+  /**
+   * As above with every engine setting: a tensor-parallel sampler splits the model over the first
+   * {@link SamplerConfig#tensorParallel} chips of {@code deviceSpec} (e.g. {@code tpu@4-5}).
+   */
+  public static SamplerActor awaitingWeights(
+      String deviceSpec, String configJson, SamplerConfig sampler) {
     ModelConfig config = ModelConfigJson.parse(configJson);
     ModelCheckpoint zeros = ModelCheckpoint.random(config, 0, 0.0);
-    PolicyModel model = PolicyModel.of(Devices.open(deviceSpec), zeros);
-    return new SamplerActor(new SamplerEngine(model, sampler, -1));
+    Device device = Devices.open(deviceSpec);
+    PolicyModel model;
+    try {
+      model = PolicyModel.of(device, zeros, DType.F32, sampler.mesh().over(device.chips()));
+    } catch (RuntimeException e) {
+      device.close();
+      throw e;
+    }
+    return new SamplerActor(new SamplerEngine(model, sampler, -1), device);
   }
 
   /** Generates a request batch ({@link RolloutCodec#encodeRequests}) into a result's bytes. */
@@ -89,9 +113,12 @@ public final class SamplerActor {
     return engine.version();
   }
 
-  /** Frees the model's device memory. */
+  /** Frees the model's device memory and closes a device this actor opened. */
   public boolean shutdown() {
     engine.close();
+    if (ownedDevice != null) {
+      ownedDevice.close();
+    }
     return true;
   }
 }

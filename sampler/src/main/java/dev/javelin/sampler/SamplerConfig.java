@@ -1,6 +1,7 @@
 package dev.javelin.sampler;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.spmd.MeshShape;
 
 /**
  * Engine settings.
@@ -9,15 +10,27 @@ import dev.javelin.backend.DType;
  *     rows is the smallest power of two holding the requests, capped here
  * @param dtype what prefill and decode compute in and the KV cache holds: f32, or bf16 (mixed
  *     precision: norms, softmax, logits and the sampling log-probs stay f32)
+ * @param tensorParallel chips the model's heads and MLP columns are split over ({@code
+ *     actor_rollout_ref.rollout.tensor_model_parallel_size}); 1 is one chip
  */
-public record SamplerConfig(int maxSlots, DType dtype) {
+public record SamplerConfig(int maxSlots, DType dtype, int tensorParallel) {
   public SamplerConfig {
+    if (tensorParallel < 1) {
+      throw new IllegalArgumentException(
+          "actor_rollout_ref.rollout.tensor_model_parallel_size must be >= 1, got "
+              + tensorParallel);
+    }
     if (maxSlots < 1) {
       throw new IllegalArgumentException("maxSlots must be >= 1, got " + maxSlots);
     }
     if (dtype != DType.F32 && dtype != DType.BF16) {
       throw new IllegalArgumentException("a sampler decodes in f32 or bf16, not " + dtype);
     }
+  }
+
+  /** On one chip. */
+  public SamplerConfig(int maxSlots, DType dtype) {
+    this(maxSlots, dtype, 1);
   }
 
   /** f32 decoding. */
@@ -38,6 +51,11 @@ public record SamplerConfig(int maxSlots, DType dtype) {
   /** 256 slots: one arith-grpo step (32 prompts × 8) in a single batch. */
   public static SamplerConfig defaults() {
     return new SamplerConfig(256, DType.F32);
+  }
+
+  /** The sampler's mesh: tensor parallelism alone. */
+  public MeshShape mesh() {
+    return MeshShape.tensorParallel(tensorParallel);
   }
 
   /** Rows to use for {@code requests} requests: a power of two, at most {@link #maxSlots}. */

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.spmd.MeshShape;
 import dev.javelin.recipes.cli.Commands;
+import dev.javelin.recipes.config.ChipKeys;
+import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -25,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * VeRL's own example scripts port by copying their override lists (fixtures under {@code
  * verl-scripts/}): every key with a meaning here takes effect, VeRL's engine keys are accepted with
  * one start-up line each, and each script trains one step on a tiny model (paths and sizes
- * overridden after the pasted list; {@code trainer.logger} too, as wandb needs an account).
+ * overridden after the pasted list; {@code trainer.logger} too, as wandb needs an account). The
+ * chip keys ({@code n_gpus_per_node}, {@code tensor_model_parallel_size}, {@code fsdp_size}) take
+ * effect on an accelerator; on the CPU the runs set them to one chip.
  */
 class VerlScriptsTest {
   private static final String GRPO = "grpo_trainer__run_qwen2-7b.overrides";
@@ -47,16 +52,12 @@ class VerlScriptsTest {
           "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
           "actor_rollout_ref.actor.ulysses_sequence_parallel_size",
           "actor_rollout_ref.rollout.gpu_memory_utilization",
-          "actor_rollout_ref.rollout.tensor_model_parallel_size",
           "actor_rollout_ref.rollout.enable_chunked_prefill",
           "actor_rollout_ref.rollout.max_num_batched_tokens",
           "actor_rollout_ref.rollout.name",
           "actor_rollout_ref.ref.fsdp_config.param_offload",
           "actor_rollout_ref.ref.ulysses_sequence_parallel_size",
-          "actor_rollout_ref.actor.fsdp_config.fsdp_size",
-          "reward_model.reward_manager",
-          "trainer.n_gpus_per_node",
-          "trainer.nnodes");
+          "reward_model.reward_manager");
 
   private static final List<String> ENGINE_KEYS =
       List.of(
@@ -64,14 +65,18 @@ class VerlScriptsTest {
           "actor_rollout_ref.model.use_remove_padding",
           "actor_rollout_ref.actor.fsdp_config.param_offload",
           "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
-          "actor_rollout_ref.rollout.tensor_model_parallel_size",
           "actor_rollout_ref.rollout.name",
           "actor_rollout_ref.rollout.gpu_memory_utilization",
           "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
           "actor_rollout_ref.ref.fsdp_config.param_offload",
-          "trainer.critic_warmup",
-          "trainer.n_gpus_per_node",
-          "trainer.nnodes");
+          "trainer.critic_warmup");
+
+  /** What the CPU runs set after a pasted script: one chip per actor. */
+  private static final String[] ONE_CHIP = {
+    "trainer.n_gpus_per_node=1",
+    "trainer.nnodes=1",
+    "actor_rollout_ref.rollout.tensor_model_parallel_size=1"
+  };
 
   /** The fixture's overrides as the shell hands them over (single quotes removed). */
   static List<String> script(String name) throws IOException {
@@ -95,7 +100,20 @@ class VerlScriptsTest {
 
   @Test
   void gsm8kGrpoScriptTakesEffect() throws IOException {
-    RecipeConfig c = Recipes.load("gsm8k-grpo", with(script(GRPO), "trainer.logger=[console]"));
+    RecipeConfig c =
+        Recipes.load(
+            "gsm8k-grpo", with(script(GRPO), "trainer.logger=[console]", "trainer.device=tpu"));
+    ChipPlan chips = ChipKeys.from(c.settings());
+    assertEquals(new MeshShape(1, 8, 1), chips.trainer(), "n_gpus_per_node=8, fsdp over all");
+    assertEquals(2, chips.rolloutTp());
+    ConfigException cpu =
+        assertThrows(
+            ConfigException.class,
+            () -> Recipes.load("gsm8k-grpo", with(script(GRPO), "trainer.logger=[console]")));
+    assertTrue(
+        cpu.getMessage().contains("trainer.n_gpus_per_node")
+            && cpu.getMessage().contains("runs on one chip"),
+        cpu.getMessage());
     assertEquals("grpo", c.algorithm().advEstimator().key());
     assertEquals(1024, c.data().trainBatchSize());
     assertEquals(1024, c.data().maxResponseLength());
@@ -117,7 +135,8 @@ class VerlScriptsTest {
 
   @Test
   void rlooScriptTakesEffect() throws IOException {
-    RecipeConfig c = Recipes.load("gsm8k-grpo", with(script(RLOO), "trainer.logger=[console]"));
+    RecipeConfig c =
+        Recipes.load("gsm8k-grpo", with(with(script(RLOO), ONE_CHIP), "trainer.logger=[console]"));
     assertEquals("rloo", c.algorithm().advEstimator().key());
     assertTrue(c.algorithm().useKlInReward());
     assertEquals(0.001, c.algorithm().klCtrl().klCoef());
@@ -151,7 +170,7 @@ class VerlScriptsTest {
           .run(
               "recipes/gsm8k-grpo.yaml",
               with(
-                  script(name),
+                  with(script(name), ONE_CHIP),
                   "data.train_files=[" + gsm8k + "]",
                   "data.val_files=[]",
                   "actor_rollout_ref.model.path=",
@@ -184,7 +203,15 @@ class VerlScriptsTest {
 
   @Test
   void dapoScriptTakesEffect() throws IOException {
-    RecipeConfig c = Recipes.load("dapo-math", with(script(DAPO), "trainer.logger=[console]"));
+    RecipeConfig c =
+        Recipes.load(
+            "dapo-math",
+            with(
+                script(DAPO),
+                "trainer.logger=[console]",
+                "trainer.device=tpu",
+                "trainer.nnodes=1"));
+    assertEquals(new MeshShape(1, 8, 1), ChipKeys.from(c.settings()).trainer());
     assertEquals("grpo", c.algorithm().advEstimator().key());
     assertTrue(c.algorithm().filterGroups().enable());
     assertEquals(10, c.algorithm().filterGroups().maxNumGenBatches());
@@ -211,7 +238,7 @@ class VerlScriptsTest {
         .run(
             "recipes/dapo-math.yaml",
             with(
-                script(DAPO),
+                with(script(DAPO), ONE_CHIP),
                 "data.train_files=[" + gsm8k + "]",
                 "data.val_files=[]",
                 "actor_rollout_ref.model.path=",

@@ -1,6 +1,7 @@
 package dev.javelin.backend;
 
 import dev.javelin.backend.graph.Program;
+import java.util.List;
 
 /**
  * Where programs run: {@code cpu} (the host engine), {@code ref} (naive reference kernels), or an
@@ -22,6 +23,14 @@ public interface Device extends AutoCloseable {
   default Executable compile(Program program, Donation donation) {
     donation.validate(program);
     return compile(program);
+  }
+
+  /**
+   * The PJRT ids of the chips this device is bound to (what a mesh may use); a host device is one
+   * chip, 0.
+   */
+  default List<Integer> chips() {
+    return List.of(0);
   }
 
   /** Copies a host tensor to the device. */

@@ -15,7 +15,8 @@ public final class Devices {
    * Opens the device named by {@code spec}. Fails with every provider's reason when none can serve
    * it.
    *
-   * @param spec {@code cpu}, {@code ref}, {@code xla:cpu}, {@code xla:gpu} or {@code tpu}
+   * @param spec {@code cpu}, {@code ref}, {@code xla:cpu}, {@code xla:gpu} or {@code tpu}; the PJRT
+   *     ones optionally bound to chips, e.g. {@code tpu@0-3} or {@code xla:cpu@2}
    */
   public static Device open(String spec) {
     List<String> reasons = new ArrayList<>();
@@ -37,7 +38,7 @@ public final class Devices {
             + spec
             + "'"
             + (reasons.isEmpty()
-                ? " (known specs: cpu, ref, xla:cpu, xla:gpu, tpu)"
+                ? " (known specs: cpu, ref, xla:cpu, xla:gpu, tpu; the last three take @<chips>)"
                 : ": " + reasons));
   }
 }

@@ -2,6 +2,7 @@ package dev.javelin.trainer;
 
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.spmd.MeshShape;
 import dev.javelin.grpo.ActorLossConfig;
 import dev.javelin.grpo.RolloutCorrectionConfig;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import java.util.Objects;
  * @param seed seeds the shuffle; each (step, epoch) permutation is a pure function of it, so resume
  *     needs no RNG state
  * @param modelType the {@code model_type} written to checkpoints' config.json (llama or qwen2)
+ * @param mesh how the policy (and reference) lie over the trainer device's chips: FSDP shards,
+ *     tensor-parallel ranks, data-parallel replicas; {@link MeshShape#ONE} on one chip
  */
 public record TrainerConfig(
     int ppoEpochs,
@@ -42,7 +45,38 @@ public record TrainerConfig(
     boolean useReference,
     boolean shuffle,
     long seed,
-    String modelType) {
+    String modelType,
+    MeshShape mesh) {
+
+  /** One chip ({@link MeshShape#ONE}). */
+  public TrainerConfig(
+      int ppoEpochs,
+      int miniBatchSize,
+      int microBatchSize,
+      int logProbMicroBatchSize,
+      double temperature,
+      AdamWConfig optimizer,
+      LrSchedule schedule,
+      ActorLossConfig loss,
+      boolean useReference,
+      boolean shuffle,
+      long seed,
+      String modelType) {
+    this(
+        ppoEpochs,
+        miniBatchSize,
+        microBatchSize,
+        logProbMicroBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffle,
+        seed,
+        modelType,
+        MeshShape.ONE);
+  }
 
   /** Validates every field, naming the recipe key. */
   public TrainerConfig {
@@ -65,6 +99,7 @@ public record TrainerConfig(
     Objects.requireNonNull(optimizer, "optimizer");
     Objects.requireNonNull(schedule, "schedule");
     Objects.requireNonNull(loss, "loss");
+    Objects.requireNonNull(mesh, "mesh");
     if (loss.useKlLoss() && !useReference) {
       throw new IllegalArgumentException(
           "actor_rollout_ref.actor.use_kl_loss needs the reference policy (useReference)");
@@ -115,7 +150,8 @@ public record TrainerConfig(
         useReference,
         shuffleEach,
         seed,
-        modelType);
+        modelType,
+        mesh);
   }
 
   /** This config saving checkpoints as {@code type} (the loaded checkpoint's architecture). */
@@ -132,7 +168,26 @@ public record TrainerConfig(
         useReference,
         shuffle,
         seed,
-        type);
+        type,
+        mesh);
+  }
+
+  /** This config over {@code shape} (the trainer's chips). */
+  public TrainerConfig withMesh(MeshShape shape) {
+    return new TrainerConfig(
+        ppoEpochs,
+        miniBatchSize,
+        microBatchSize,
+        logProbMicroBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffle,
+        seed,
+        modelType,
+        shape);
   }
 
   /** This config with another micro-batch size (for log-prob passes too). */
@@ -149,7 +204,8 @@ public record TrainerConfig(
         useReference,
         shuffle,
         seed,
-        modelType);
+        modelType,
+        mesh);
   }
 
   /**

@@ -105,6 +105,7 @@ public record RecipeConfig(
     double timeout = s.getDouble(REWARD_TIMEOUT_S);
     Checks.require(timeout > 0, REWARD_TIMEOUT_S.name(), "must be > 0");
     TrainerSection trainer = Checks.build("trainer", () -> TrainerSection.from(s));
+    ChipKeys.from(s); // sizes against each other and the device, before any actor starts
     if (s.isSet(SFT_STOP_AT_ACCURACY)) {
       double stop = s.getDouble(SFT_STOP_AT_ACCURACY);
       Checks.require(stop > 0 && stop <= 1, SFT_STOP_AT_ACCURACY.name(), "must be in (0, 1]");

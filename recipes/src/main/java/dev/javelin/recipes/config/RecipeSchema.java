@@ -30,6 +30,7 @@ public final class RecipeSchema {
     AlgorithmKeys.declare(b);
     OverlongBufferKeys.declare(b);
     TrainerSection.declare(b);
+    ChipKeys.declare(b);
     RecipeConfig.declare(b);
     return b.build();
   }

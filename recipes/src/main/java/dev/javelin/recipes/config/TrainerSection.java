@@ -150,7 +150,11 @@ public record TrainerSection(
             + device
             + "' is not a device; use one of "
             + DEVICES
-            + (device.contains("gpu") || device.contains("cuda") ? " (a GPU is xla:gpu)" : ""));
+            + (device.contains("gpu") || device.contains("cuda") ? " (a GPU is xla:gpu)" : "")
+            + (device.contains("@")
+                ? " (Javelin assigns the chips: set trainer.n_gpus_per_node and the"
+                    + " tensor_model_parallel_size keys)"
+                : ""));
     String project = s.getString(PROJECT_NAME);
     String experiment = s.getString(EXPERIMENT_NAME);
     Path dir =

@@ -38,13 +38,10 @@ public final class VerlEngineKeys {
               "actor_rollout_ref\\.ref\\.log_prob_micro_batch_size_per_gpu",
               "the reference pass uses actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu"),
           rule(
-              "actor_rollout_ref\\.rollout\\.(name|mode|tensor_model_parallel_size"
+              "actor_rollout_ref\\.rollout\\.(name|mode"
                   + "|gpu_memory_utilization|enforce_eager|free_cache_engine|enable_chunked_prefill"
                   + "|max_num_batched_tokens|load_format|dtype)",
               "Javelin's samplers are its own engine (trainer.samplers, max_num_seqs), not vLLM/SGLang"),
-          rule(
-              "trainer\\.(n_gpus_per_node|nnodes)",
-              "devices are set by trainer.device and trainer.samplers"),
           rule("trainer\\.critic_warmup", "there is no critic (no GAE)"),
           rule(
               "reward_model\\.reward_manager",

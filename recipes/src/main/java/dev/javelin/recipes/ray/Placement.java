@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where a run's actors go on a cluster: one placement-group bundle per actor (bundle 0 the trainer,
@@ -17,30 +18,32 @@ import java.util.Map;
  * (the default) keeps them on as few nodes as possible so weights and rollouts stay node-local.
  *
  * @param group the reserved group; null in local mode, where Ray has no resources to place
- * @param perActor the resources each actor asks for
+ * @param bundles the resources each actor asks for, by bundle: an accelerator per chip it owns
  */
-record Placement(PlacementGroup group, Map<String, Double> perActor) {
+record Placement(PlacementGroup group, List<Map<String, Double>> bundles) {
   /** How long to wait for the cluster to grant the bundles before failing. */
   static final int RESERVE_TIMEOUT_S = 120;
 
   Placement {
-    perActor = Map.copyOf(perActor);
+    bundles = List.copyOf(bundles);
   }
 
   /** No reservation: Ray local mode. */
   static Placement none() {
-    return new Placement(null, Map.of());
+    return new Placement(null, List.of());
   }
 
   /**
-   * Reserves {@code actors} bundles for {@code device} with {@code strategy} ({@code
-   * javelin.ray.placement} property: PACK, SPREAD, STRICT_PACK, STRICT_SPREAD; default PACK).
+   * Reserves one bundle per actor for {@code device}, bundle {@code i} with {@code chips.get(i)}
+   * chips, with {@code strategy} ({@code javelin.ray.placement} property: PACK, SPREAD,
+   * STRICT_PACK, STRICT_SPREAD; default PACK). A bundle lies on one node, so an actor's chips are
+   * chips of one host.
    */
-  static Placement reserve(int actors, String device) {
-    Map<String, Double> each = resourcesFor(device);
+  static Placement reserve(List<Integer> chips, String device) {
+    int actors = chips.size();
     List<Map<String, Double>> bundles = new ArrayList<>();
-    for (int i = 0; i < actors; i++) {
-      bundles.add(each);
+    for (int c : chips) {
+      bundles.add(resourcesFor(device, c));
     }
     String strategyName = System.getProperty("javelin.ray.placement", "PACK");
     PlacementStrategy strategy;
@@ -62,7 +65,7 @@ record Placement(PlacementGroup group, Map<String, Double> perActor) {
           "the Ray cluster did not grant "
               + actors
               + " bundles of "
-              + each
+              + bundles
               + " ("
               + strategy
               + ") within "
@@ -70,22 +73,29 @@ record Placement(PlacementGroup group, Map<String, Double> perActor) {
               + " s: the run needs one per sampler plus the trainer; start the head with more"
               + " (RAY_NUM_CPUS for tools/setup/ray-cluster.sh) or lower trainer.samplers");
     }
-    return new Placement(group, each);
+    return new Placement(group, bundles);
   }
 
   /**
-   * The resources one actor on {@code device} asks for: a CPU always, plus the accelerator an
-   * {@code xla:gpu} or {@code tpu} device runs on.
+   * The resources one actor on {@code device} with {@code chips} chips asks for: a CPU always, plus
+   * that many of the accelerator an {@code xla:gpu} or {@code tpu} device runs on.
    */
-  static Map<String, Double> resourcesFor(String device) {
+  static Map<String, Double> resourcesFor(String device, int chips) {
+    return accelerator(device)
+        .map(a -> Map.of("CPU", 1.0, a, (double) chips))
+        .orElse(Map.of("CPU", 1.0));
+  }
+
+  /** The Ray resource of {@code device}'s chips: {@code GPU}, {@code TPU}, or none. */
+  static Optional<String> accelerator(String device) {
     String d = device.toLowerCase(Locale.ROOT);
     if (d.startsWith("xla:gpu") || d.startsWith("xla:cuda")) {
-      return Map.of("CPU", 1.0, "GPU", 1.0);
+      return Optional.of("GPU");
     }
     if (d.startsWith("tpu") || d.startsWith("xla:tpu")) {
-      return Map.of("CPU", 1.0, "TPU", 1.0);
+      return Optional.of("TPU");
     }
-    return Map.of("CPU", 1.0);
+    return Optional.empty();
   }
 
   /** Places an actor into bundle {@code bundle}. */
@@ -93,7 +103,7 @@ record Placement(PlacementGroup group, Map<String, Double> perActor) {
     if (group == null) {
       return creator;
     }
-    return creator.setResources(perActor).setPlacementGroup(group, bundle);
+    return creator.setResources(bundles.get(bundle)).setPlacementGroup(group, bundle);
   }
 
   /** Returns the bundles to the cluster. */

@@ -51,22 +51,34 @@ public final class RaySamplerPool implements SamplerPool {
   /**
    * What to start.
    *
-   * @param count samplers
-   * @param device device spec of each
+   * @param devices device spec of each sampler, e.g. {@code tpu@4-5} (in a cluster the plugin
+   *     alone: the worker sees only its granted chips)
    * @param configJson the model's config.json text
    * @param maxSlots concurrent sequences per sampler
+   * @param tensorParallel chips of each sampler
    * @param maxRestarts restarts per sampler actor (cluster mode)
    */
   public record Spec(
-      int count, String device, String configJson, int maxSlots, String dtype, int maxRestarts) {
+      List<String> devices,
+      String configJson,
+      int maxSlots,
+      String dtype,
+      int tensorParallel,
+      int maxRestarts) {
     /** Validates. */
     public Spec {
-      if (count < 1) {
-        throw new IllegalArgumentException("trainer.samplers must be >= 1, got " + count);
+      devices = List.copyOf(devices);
+      if (devices.isEmpty()) {
+        throw new IllegalArgumentException("trainer.samplers must be >= 1, got 0");
       }
       if (maxRestarts < 0) {
         throw new IllegalArgumentException("trainer.max_restarts must be >= 0, got " + maxRestarts);
       }
+    }
+
+    /** Samplers. */
+    public int count() {
+      return devices.size();
     }
   }
 
@@ -93,7 +105,12 @@ public final class RaySamplerPool implements SamplerPool {
     for (int i = 0; i < spec.count(); i++) {
       var creator =
           Ray.actor(
-              SamplerHost::new, spec.device(), spec.configJson(), spec.maxSlots(), spec.dtype());
+              SamplerHost::new,
+              spec.devices().get(i),
+              spec.configJson(),
+              spec.maxSlots(),
+              spec.dtype(),
+              spec.tensorParallel());
       if (!serial) {
         creator.setMaxRestarts(spec.maxRestarts());
       }

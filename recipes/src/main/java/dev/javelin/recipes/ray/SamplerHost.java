@@ -1,6 +1,7 @@
 package dev.javelin.recipes.ray;
 
 import dev.javelin.sampler.SamplerActor;
+import dev.javelin.sampler.SamplerConfig;
 
 /**
  * The Ray actor class of a sampler: a constructor wrapper around {@link SamplerActor}. Ray 2.9's
@@ -13,10 +14,18 @@ public final class SamplerHost {
 
   /**
    * A sampler for the model of {@code configJson} that waits for its first weights and decodes in
-   * {@code dtype} ({@code f32} or {@code bf16}).
+   * {@code dtype} ({@code f32} or {@code bf16}), its model split over {@code tensorParallel} chips
+   * of {@code device}. In a cluster worker the process is first limited to the chips Ray granted
+   * ({@link GrantedChips}).
    */
-  public SamplerHost(String device, String configJson, Integer maxSlots, String dtype) {
-    this.sampler = SamplerActor.awaitingWeights(device, configJson, maxSlots, dtype);
+  public SamplerHost(
+      String device, String configJson, Integer maxSlots, String dtype, Integer tensorParallel) {
+    GrantedChips.limit(device);
+    this.sampler =
+        SamplerActor.awaitingWeights(
+            device,
+            configJson,
+            new SamplerConfig(maxSlots, SamplerConfig.dtypeNamed(dtype), tensorParallel));
   }
 
   public byte[] generate(byte[] requests) {

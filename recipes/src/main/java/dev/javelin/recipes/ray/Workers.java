@@ -1,7 +1,11 @@
 package dev.javelin.recipes.ray;
 
+import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
+import dev.javelin.recipes.config.ChipKeys;
+import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -11,6 +15,7 @@ import dev.javelin.recipes.driver.RecipeTrainerFactory;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.recipes.driver.WeightFiles;
 import dev.javelin.sampler.SamplerActor;
+import dev.javelin.sampler.SamplerConfig;
 import dev.javelin.trainer.Trainer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,10 +63,14 @@ public final class Workers implements AutoCloseable {
     }
   }
 
-  /** Opens and closes {@code device} once; a device this host lacks is one line naming the key. */
-  static void checkDevice(String device) {
-    try {
-      Devices.open(device).close();
+  /**
+   * Opens and closes {@code device} once; a device this host lacks, or one with fewer chips than
+   * {@code chips} assigns, is one line naming the key.
+   */
+  static void checkDevice(String device, ChipPlan chips) {
+    int available;
+    try (Device d = Devices.open(device)) {
+      available = d.chips().size();
     } catch (IllegalArgumentException | IllegalStateException | UnsatisfiedLinkError e) {
       throw new ConfigException(
           "recipe key 'trainer.device': "
@@ -69,6 +78,7 @@ public final class Workers implements AutoCloseable {
               + " (use --device cpu, or install the plugin the reason names)",
           e);
     }
+    chips.checkHost(available);
   }
 
   /**
@@ -102,15 +112,29 @@ public final class Workers implements AutoCloseable {
     int slots = recipe.rollout().maxNumSeqs();
     String dtype = recipe.rollout().dtype().mlirName();
     String device = recipe.trainer().device();
-    if (!recipe.trainer().ray().equals("cluster")) {
-      checkDevice(device); // here the workers share this host: fail before any actor starts
+    ChipPlan chips = ChipKeys.from(recipe.settings());
+    chips.checkModel(ModelConfigJson.parse(configJson));
+    boolean inCluster = recipe.trainer().ray().equals("cluster");
+    List<String> samplerSpecs = new ArrayList<>();
+    List<Integer> bundleChips = new ArrayList<>(List.of(chips.trainer().chips()));
+    for (int i = 0; i < n; i++) {
+      // a cluster worker is limited to its granted chips and opens them all
+      samplerSpecs.add(inCluster ? device : chips.samplerSpec(i));
+      bundleChips.add(chips.rolloutTp());
+    }
+    if (!inCluster) {
+      checkDevice(device, chips); // here the workers share this host: fail before any actor starts
       checkWeights(recipe.model().path());
       WeightFiles.check(recipe); // shapes against config.json, from the headers only
     }
     if (recipe.trainer().ray().equals("off")) {
       List<SamplerActor> samplers = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        samplers.add(SamplerActor.awaitingWeights(device, configJson, slots, dtype));
+        samplers.add(
+            SamplerActor.awaitingWeights(
+                samplerSpecs.get(i),
+                configJson,
+                new SamplerConfig(slots, SamplerConfig.dtypeNamed(dtype), chips.rolloutTp())));
       }
       return new Workers(
           withTrainer ? RecipeTrainerFactory.create(withSteps) : null,
@@ -128,7 +152,7 @@ public final class Workers implements AutoCloseable {
               + recipe.trainer().ray()
               + " in a fresh process");
     }
-    Placement placement = cluster ? Placement.reserve(1 + n, device) : Placement.none();
+    Placement placement = cluster ? Placement.reserve(bundleChips, device) : Placement.none();
     try {
       Trainer trainer =
           withTrainer
@@ -137,7 +161,12 @@ public final class Workers implements AutoCloseable {
               : null;
       RaySamplerPool.Spec spec =
           new RaySamplerPool.Spec(
-              n, device, configJson, slots, dtype, recipe.trainer().maxRestarts());
+              samplerSpecs,
+              configJson,
+              slots,
+              dtype,
+              chips.rolloutTp(),
+              recipe.trainer().maxRestarts());
       return new Workers(trainer, RaySamplerPool.start(spec, placement), owns, placement);
     } catch (RuntimeException e) {
       placement.release();

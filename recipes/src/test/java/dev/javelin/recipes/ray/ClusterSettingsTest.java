@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
+import io.ray.api.runtimecontext.ResourceValue;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
@@ -75,9 +76,28 @@ class ClusterSettingsTest {
 
   @Test
   void actorsAskForACpuPlusTheirAccelerator() {
-    assertEquals(Map.of("CPU", 1.0), Placement.resourcesFor("cpu"));
-    assertEquals(Map.of("CPU", 1.0), Placement.resourcesFor("xla:cpu"));
-    assertEquals(Map.of("CPU", 1.0, "GPU", 1.0), Placement.resourcesFor("xla:gpu"));
-    assertEquals(Map.of("CPU", 1.0, "TPU", 1.0), Placement.resourcesFor("tpu"));
+    assertEquals(Map.of("CPU", 1.0), Placement.resourcesFor("cpu", 1));
+    assertEquals(Map.of("CPU", 1.0), Placement.resourcesFor("xla:cpu", 1));
+    assertEquals(Map.of("CPU", 1.0, "GPU", 1.0), Placement.resourcesFor("xla:gpu", 1));
+    assertEquals(Map.of("CPU", 1.0, "TPU", 1.0), Placement.resourcesFor("tpu", 1));
+    assertEquals(Map.of("CPU", 1.0, "TPU", 4.0), Placement.resourcesFor("tpu", 4));
+  }
+
+  @Test
+  void grantedChipsComeFromRaysResourceIds() throws Exception {
+    var ctor = ResourceValue.class.getDeclaredConstructor(long.class, double.class);
+    ctor.setAccessible(true);
+    ResourceValue five = ctor.newInstance(5L, 1.0);
+    ResourceValue four = ctor.newInstance(4L, 1.0);
+    assertEquals(
+        List.of(4, 5),
+        GrantedChips.ids("TPU", Map.of("TPU", List.of(five, four), "CPU", List.of())));
+    assertEquals(
+        List.of(4, 5),
+        GrantedChips.ids(
+            "TPU",
+            Map.of("TPU_group_0_ab12", List.of(four), "TPU_group_ab12", List.of(five, four))),
+        "in a placement group: the group's wildcard entry");
+    assertEquals(List.of(), GrantedChips.ids("GPU", Map.of("TPU", List.of(four))));
   }
 }

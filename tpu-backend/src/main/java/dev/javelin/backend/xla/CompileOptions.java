@@ -30,11 +30,15 @@ final class CompileOptions {
 
   private CompileOptions() {}
 
-  /** One replica, one partition: a single-device program. */
-  static byte[] singleDevice() {
+  /**
+   * One replica, one partition: a single-device program, assigned to device {@code deviceId} (so
+   * PJRT runs it there, not on the client's first device).
+   */
+  static byte[] singleDevice(int deviceId) {
     ByteArrayOutputStream build = new ByteArrayOutputStream();
     varintField(build, BUILD_OPTIONS_NUM_REPLICAS, 1);
     varintField(build, BUILD_OPTIONS_NUM_PARTITIONS, 1);
+    bytesField(build, BUILD_OPTIONS_DEVICE_ASSIGNMENT, assignment(List.of(deviceId)));
     return wrap(COMPILE_OPTIONS_EXECUTABLE_BUILD_OPTIONS, build.toByteArray());
   }
 
@@ -43,6 +47,16 @@ final class CompileOptions {
    * id that sharding strings use) runs on device {@code deviceIds.get(p)}.
    */
   static byte[] partitioned(List<Integer> deviceIds) {
+    ByteArrayOutputStream build = new ByteArrayOutputStream();
+    varintField(build, BUILD_OPTIONS_NUM_REPLICAS, 1);
+    varintField(build, BUILD_OPTIONS_NUM_PARTITIONS, deviceIds.size());
+    varintField(build, BUILD_OPTIONS_USE_SPMD_PARTITIONING, 1);
+    bytesField(build, BUILD_OPTIONS_DEVICE_ASSIGNMENT, assignment(deviceIds));
+    return wrap(COMPILE_OPTIONS_EXECUTABLE_BUILD_OPTIONS, build.toByteArray());
+  }
+
+  /** One replica, partition {@code p} on device {@code deviceIds.get(p)}. */
+  private static byte[] assignment(List<Integer> deviceIds) {
     ByteArrayOutputStream assignment = new ByteArrayOutputStream();
     varintField(assignment, ASSIGNMENT_REPLICA_COUNT, 1);
     varintField(assignment, ASSIGNMENT_COMPUTATION_COUNT, deviceIds.size());
@@ -51,12 +65,7 @@ final class CompileOptions {
       varintField(computation, COMPUTATION_DEVICE_REPLICA_DEVICE_IDS, id);
       bytesField(assignment, ASSIGNMENT_COMPUTATION_DEVICES, computation.toByteArray());
     }
-    ByteArrayOutputStream build = new ByteArrayOutputStream();
-    varintField(build, BUILD_OPTIONS_NUM_REPLICAS, 1);
-    varintField(build, BUILD_OPTIONS_NUM_PARTITIONS, deviceIds.size());
-    varintField(build, BUILD_OPTIONS_USE_SPMD_PARTITIONING, 1);
-    bytesField(build, BUILD_OPTIONS_DEVICE_ASSIGNMENT, assignment.toByteArray());
-    return wrap(COMPILE_OPTIONS_EXECUTABLE_BUILD_OPTIONS, build.toByteArray());
+    return assignment.toByteArray();
   }
 
   private static byte[] wrap(int field, byte[] inner) {

@@ -77,7 +77,7 @@ final class PjrtClient {
   /** {@code cpu_device_count} from {@link #CPU_DEVICES_PROPERTY} for {@code xla:cpu}. */
   static Map<String, Long> createOptions(String spec) {
     String value = System.getProperty(CPU_DEVICES_PROPERTY);
-    if (value == null || !spec.equals("xla:cpu")) {
+    if (value == null || !ChipSpec.pluginOf(spec).equals("xla:cpu")) {
       return Map.of();
     }
     if (!value.trim().matches("[0-9]{1,4}") || Integer.parseInt(value.trim()) < 1) {
@@ -117,6 +117,11 @@ final class PjrtClient {
     }
   }
 
+  /** Whether any plugin's client is open in this process. */
+  static synchronized boolean anyOpen() {
+    return !OPEN.isEmpty();
+  }
+
   /** Gives this client back; the last user destroys it. */
   void release() {
     synchronized (PjrtClient.class) {
@@ -133,11 +138,6 @@ final class PjrtClient {
 
   long handle() {
     return handle;
-  }
-
-  /** The client's first addressable device. */
-  long firstDevice() {
-    return devices[0];
   }
 
   int deviceCount() {

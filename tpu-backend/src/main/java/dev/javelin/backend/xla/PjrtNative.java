@@ -111,6 +111,12 @@ final class PjrtNative {
 
   static native long deserializeAndLoad(long api, long client, byte[] serialized);
 
+  /**
+   * Sets {@code name=value} in the process environment that native code (the plugin) reads; {@link
+   * System#getenv} keeps its start-up view.
+   */
+  static native void setenv(String name, String value);
+
   /** The device address behind a buffer (PJRT_Buffer_UnsafePointer). */
   static native long bufferDeviceAddress(long api, long buffer);
 }

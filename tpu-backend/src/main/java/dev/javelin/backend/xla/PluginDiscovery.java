@@ -72,7 +72,7 @@ final class PluginDiscovery {
   }
 
   static boolean supports(String spec) {
-    return PACKAGED.containsKey(spec);
+    return PACKAGED.containsKey(ChipSpec.pluginOf(spec));
   }
 
   Result find(String spec) {
@@ -88,7 +88,7 @@ final class PluginDiscovery {
       tried.add(ENV_PLUGIN + " (unset)");
     }
     for (Path sitePackages : sitePackages(tried)) {
-      for (String rel : PACKAGED.getOrDefault(spec, List.of())) {
+      for (String rel : PACKAGED.getOrDefault(ChipSpec.pluginOf(spec), List.of())) {
         Path p = sitePackages.resolve(rel);
         if (Files.isRegularFile(p)) {
           return new Result(Optional.of(p), tried);

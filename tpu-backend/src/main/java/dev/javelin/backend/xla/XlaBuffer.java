@@ -46,6 +46,11 @@ final class XlaBuffer implements DeviceBuffer {
     return PjrtNative.bufferDeviceAddress(device.api(), handle());
   }
 
+  /** The PJRT id of the chip holding the buffer. */
+  int chip() {
+    return device.client().idOf(PjrtNative.bufferDevice(device.api(), handle()));
+  }
+
   /** Bytes the buffer occupies on the device, as the plugin reports them. */
   long onDeviceBytes() {
     return PjrtNative.bufferOnDeviceSize(device.api(), handle());

@@ -26,11 +26,14 @@ import java.util.logging.Logger;
 
 /**
  * A device behind a PJRT plugin ({@code xla:cpu}, {@code xla:gpu}, {@code tpu}): programs are
- * printed as StableHLO text and compiled by the plugin; buffers stay on the device between runs. A
- * program without a sharding runs on the client's first addressable device; a program with one
- * ({@link Program#withSharding}) is partitioned by XLA's SPMD partitioner over its mesh, and takes
- * and returns {@link ShardedBuffer}s. Closing frees every buffer and executable still open, then
- * gives back the plugin's shared client.
+ * printed as StableHLO text and compiled by the plugin; buffers stay on the device between runs.
+ * The device is bound to a set of the client's chips ({@link #chips()}: every addressable one, or
+ * those a spec such as {@code tpu@4-7} names, see {@link ChipSpec}). A program without a sharding
+ * is compiled for and runs on the first bound chip, where {@link #upload(Tensor)} puts its
+ * arguments; a program with one ({@link Program#withSharding}) is partitioned by XLA's SPMD
+ * partitioner over its mesh, which may use bound chips only, and takes and returns {@link
+ * ShardedBuffer}s. Closing frees every buffer and executable still open, then gives back the
+ * plugin's shared client.
  */
 public final class XlaDevice implements Device {
   private static final Logger LOG = Logger.getLogger(XlaDevice.class.getName());
@@ -40,19 +43,22 @@ public final class XlaDevice implements Device {
   private final String platform;
   private final PjrtClient shared;
   private final long client;
+  private final List<Integer> chips;
   private final long device;
   private final CompileCache cache;
   private final Set<AutoCloseable> live = Collections.newSetFromMap(new IdentityHashMap<>());
   private Transfers transfers = new Transfers(0, 0, 0, 0);
   private boolean closed;
 
-  private XlaDevice(String name, PjrtPlugin plugin, PjrtClient client, CompileCache cache) {
+  private XlaDevice(
+      String name, PjrtPlugin plugin, PjrtClient client, List<Integer> chips, CompileCache cache) {
     this.name = name;
     this.cache = cache;
     this.plugin = plugin;
     this.shared = client;
     this.client = client.handle();
-    this.device = client.firstDevice();
+    this.chips = List.copyOf(chips);
+    this.device = client.device(this.chips.get(0));
     this.platform = client.platform();
   }
 
@@ -62,23 +68,45 @@ public final class XlaDevice implements Device {
   }
 
   /**
-   * Binds the first addressable device of the plugin's client (shared by every device opened on
-   * that plugin in this process, see {@link PjrtClient}).
+   * Binds the chips {@code spec} names ({@link ChipSpec}; all addressable ones without {@code @})
+   * of the plugin's client, which is shared by every device opened on that plugin in this process
+   * (see {@link PjrtClient}). A chip the client lacks is one line naming the spec and its chips.
    *
    * @param cacheDir where serialized executables are kept between runs; empty for memory only
    */
   public static XlaDevice open(String spec, PjrtPlugin plugin, Optional<Path> cacheDir) {
+    ChipSpec parsed = ChipSpec.parse(spec);
     PjrtClient client = PjrtClient.acquire(plugin, spec);
     try {
+      List<Integer> all = Arrays.stream(client.deviceIds()).mapToObj(id -> (int) id).toList();
+      List<Integer> chips = parsed.chips().orElse(all);
+      for (int chip : chips) {
+        if (!all.contains(chip)) {
+          throw new IllegalArgumentException(
+              "device spec '"
+                  + spec
+                  + "': chip "
+                  + chip
+                  + " is not one of this host's "
+                  + client.platform()
+                  + " chips "
+                  + all
+                  + (client.platform().equals("cpu")
+                      ? " (more CPU devices: -D" + PjrtClient.CPU_DEVICES_PROPERTY + "=N)"
+                      : ""));
+        }
+      }
       LOG.info(
           () ->
               "opened "
                   + spec
                   + " on platform "
                   + client.platform()
-                  + " ("
+                  + " (chips "
+                  + chips
+                  + " of "
                   + client.deviceCount()
-                  + " devices, PJRT "
+                  + ", PJRT "
                   + plugin.version()
                   + ")");
       String pluginId =
@@ -89,7 +117,7 @@ public final class XlaDevice implements Device {
               + plugin.version()
               + " "
               + plugin.path().getFileName();
-      return new XlaDevice(spec, plugin, client, new CompileCache(cacheDir, pluginId));
+      return new XlaDevice(spec, plugin, client, chips, new CompileCache(cacheDir, pluginId));
     } catch (RuntimeException e) {
       client.release();
       throw e;
@@ -134,7 +162,7 @@ public final class XlaDevice implements Device {
     byte[] options =
         sharding
             .map(s -> CompileOptions.partitioned(s.mesh().deviceIds()))
-            .orElseGet(CompileOptions::singleDevice);
+            .orElseGet(() -> CompileOptions.singleDevice(chips.get(0)));
     String key = cache.key(text, options);
     long handle;
     synchronized (CompileCache.lockFor(key)) {
@@ -171,9 +199,12 @@ public final class XlaDevice implements Device {
     return exe;
   }
 
-  /** Every mesh device must be ours, and a donated argument keeps its sharding in the output. */
+  /**
+   * Every mesh device must be one of our chips, and a donated argument keeps its sharding in the
+   * output.
+   */
   private void checkPartitioned(Program program, ProgramSharding s, Donation donation) {
-    s.mesh().deviceIds().forEach(shared::device);
+    checkMesh(s.mesh());
     donation
         .aliases()
         .forEach(
@@ -236,7 +267,7 @@ public final class XlaDevice implements Device {
     return handle;
   }
 
-  /** Uploads to the client's first device. */
+  /** Uploads to the first bound chip, where unsharded programs run. */
   @Override
   public synchronized DeviceBuffer upload(Tensor tensor) {
     return uploadTo(device, tensor);
@@ -247,12 +278,43 @@ public final class XlaDevice implements Device {
    * (replicated blocks are sent to every device that holds them).
    */
   public ShardedBuffer upload(Tensor tensor, Mesh mesh, Sharding sharding) {
+    checkMesh(mesh);
     return ShardedBuffer.upload(this, tensor, mesh, sharding);
   }
 
-  /** The PJRT ids of the plugin's addressable devices (mesh device ids refer to these). */
+  /**
+   * The PJRT ids of the plugin's addressable devices, bound to this device or not (mesh device ids
+   * refer to these).
+   */
   public List<Integer> deviceIds() {
     return Arrays.stream(shared.deviceIds()).mapToObj(id -> (int) id).toList();
+  }
+
+  /**
+   * The PJRT ids of the chips this device is bound to, in spec order; unsharded programs and
+   * uploads use the first, meshes may use any of them.
+   */
+  @Override
+  public List<Integer> chips() {
+    return chips;
+  }
+
+  /** A mesh over chips this device is not bound to is an error naming both. */
+  private void checkMesh(Mesh mesh) {
+    for (int id : mesh.deviceIds()) {
+      if (!chips.contains(id)) {
+        throw new IllegalArgumentException(
+            "mesh "
+                + mesh
+                + " uses chip "
+                + id
+                + ", which device "
+                + name
+                + " is not bound to (its chips: "
+                + chips
+                + ")");
+      }
+    }
   }
 
   synchronized XlaBuffer uploadTo(long deviceHandle, Tensor tensor) {

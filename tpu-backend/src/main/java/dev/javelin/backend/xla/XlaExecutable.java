@@ -30,6 +30,15 @@ final class XlaExecutable implements Executable {
     return program;
   }
 
+  /** The PJRT ids of the chips PJRT placed this executable on. */
+  List<Integer> chips() {
+    List<Integer> ids = new ArrayList<>();
+    for (long d : PjrtNative.executableDevices(device.api(), handle)) {
+      ids.add(device.client().idOf(d));
+    }
+    return ids;
+  }
+
   @Override
   public List<DeviceBuffer> run(List<? extends DeviceBuffer> arguments) {
     if (handle == 0) {

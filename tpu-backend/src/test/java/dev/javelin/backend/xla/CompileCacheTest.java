@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * freeing what is left open when it closes, and no memory growth over repeated runs.
  */
 class CompileCacheTest {
-  private static final byte[] OPTIONS = CompileOptions.singleDevice();
+  private static final byte[] OPTIONS = CompileOptions.singleDevice(0);
 
   @Test
   void keyDependsOnTextOptionsAndPlugin() {
@@ -41,9 +41,14 @@ class CompileCacheTest {
   }
 
   @Test
-  void serializedOptionsAreOneReplicaOnePartition() {
-    // executable_build_options (3, length 4) { num_replicas (4) = 1, num_partitions (5) = 1 }
-    assertArrayEquals(new byte[] {0x1a, 4, 0x20, 1, 0x28, 1}, OPTIONS);
+  void serializedOptionsAreOneReplicaOnePartitionOnTheChip() {
+    // executable_build_options (3, length 14) { num_replicas (4) = 1, num_partitions (5) = 1,
+    //   device_assignment (9, length 8) { replica_count (1) = 1, computation_count (2) = 1,
+    //     computation_devices (3, length 2) { replica_device_ids (1) = chip } } }
+    assertArrayEquals(
+        new byte[] {0x1a, 14, 0x20, 1, 0x28, 1, 0x4a, 8, 8, 1, 0x10, 1, 0x1a, 2, 8, 0}, OPTIONS);
+    byte[] chip2 = CompileOptions.singleDevice(2);
+    assertEquals(2, chip2[chip2.length - 1]);
   }
 
   @Test

@@ -238,7 +238,7 @@ class XlaCpuDeviceTest {
                     ((XlaDevice) xla).api(),
                     0,
                     "not mlir".getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    CompileOptions.singleDevice()));
+                    CompileOptions.singleDevice(0)));
     assertTrue(bad.getMessage().length() > 10, bad.getMessage());
   }
 

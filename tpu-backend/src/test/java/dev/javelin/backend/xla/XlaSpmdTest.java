@@ -218,7 +218,7 @@ class XlaSpmdTest {
                                 new Mesh(FSDP.axes(), List.of(0, 1, 2, 9)),
                                 List.of(Sharding.replicated(), Sharding.replicated()),
                                 List.of(Sharding.replicated())))));
-    assertTrue(e.getMessage().contains("device id 9"), e.getMessage());
+    assertTrue(e.getMessage().contains("uses chip 9"), e.getMessage());
   }
 
   private static Program matmul() {

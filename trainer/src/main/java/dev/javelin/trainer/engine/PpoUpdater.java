@@ -14,6 +14,7 @@ import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.runtime.PolicyOptimizer.Cotangents;
 import dev.javelin.backend.runtime.PolicyOptimizer.HostLoss;
 import dev.javelin.backend.runtime.PolicyOptimizer.StepResult;
+import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.grpo.ActorLoss;
 import dev.javelin.grpo.LossResult;
 import dev.javelin.grpo.MetricNames;
@@ -70,6 +71,21 @@ public final class PpoUpdater implements Trainer {
     return new PpoUpdater(device, initial, config, PolicyOptimizer.defaultRemat(), true);
   }
 
+  /**
+   * As the full constructor, closing {@code device} on {@link #close}: a trainer that opened its
+   * chips gives them back (and its share of the PJRT client) when it ends.
+   */
+  public static PpoUpdater owning(
+      Device device,
+      ModelCheckpoint initial,
+      TrainerConfig config,
+      Remat remat,
+      LoraConfig lora,
+      long loraSeed,
+      DType compute) {
+    return new PpoUpdater(device, initial, config, remat, lora, loraSeed, compute, true);
+  }
+
   private PpoUpdater(
       Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat, boolean own) {
     this(device, initial, config, remat, LoraConfig.NONE, 0, DType.F32, own);
@@ -117,13 +133,17 @@ public final class PpoUpdater implements Trainer {
       boolean own) {
     this.ownedDevice = own ? device : null;
     this.config = config;
-    this.policy = PolicyModel.of(device, initial, compute);
+    // (dp × fsdp × tp) over the device's chips; one chip is the unsharded path
+    Mesh mesh = config.mesh().over(device.chips());
+    this.policy = PolicyModel.of(device, initial, compute, mesh);
     if (lora.enabled()) {
       policy.attachAdapters(lora, LoraAdapters.init(lora, initial.config(), loraSeed));
     }
     // Under LoRA the reference is the policy's own base weights: no second copy.
     this.reference =
-        config.useReference() && !lora.enabled() ? PolicyModel.of(device, initial, compute) : null;
+        config.useReference() && !lora.enabled()
+            ? PolicyModel.of(device, initial, compute, mesh)
+            : null;
     this.optimizer =
         new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat, loraSeed);
   }

@@ -1,0 +1,112 @@
+package dev.javelin.recipes.config;
+
+import dev.javelin.backend.spmd.MeshShape;
+import java.util.Set;
+
+/**
+ * How many chips the trainer and each sampler get and how they split the model, with VeRL's names:
+ * {@code trainer.n_gpus_per_node} and {@code trainer.nnodes} are the trainer's chips (as in VeRL's
+ * split-placement recipes, where the rollout has chips of its own), {@code
+ * actor.fsdp_config.fsdp_size} its FSDP group (-1: all its chips), {@code
+ * actor.megatron.tensor_model_parallel_size} its tensor parallelism (Javelin's trainer splits heads
+ * and MLP columns the Megatron way, so the key of VeRL's Megatron actor says it), and {@code
+ * rollout.tensor_model_parallel_size} the chips of each sampler. Samplers get chips after the
+ * trainer's, one disjoint set each ({@link ChipPlan}).
+ */
+public final class ChipKeys {
+  private static final Set<String> HOST_DEVICES = Set.of("cpu", "ref");
+  private static final KeySet KEYS = new KeySet();
+  public static final KeySpec TRAINER_CHIPS =
+      KEYS.of(
+          "trainer.n_gpus_per_node",
+          KeyType.INT,
+          1,
+          "chips of the trainer; each sampler has rollout.tensor_model_parallel_size of its own");
+  public static final KeySpec TRAINER_NODES =
+      KEYS.of("trainer.nnodes", KeyType.INT, 1, "hosts of the trainer; 1 (one trainer process)");
+  public static final KeySpec FSDP_SIZE =
+      KEYS.of(
+          "actor_rollout_ref.actor.fsdp_config.fsdp_size",
+          KeyType.INT,
+          -1,
+          "trainer chips sharing one copy of weights, gradients and AdamW state; -1 = all;"
+              + " 1 = data-parallel replicas");
+  public static final KeySpec TRAINER_TP =
+      KEYS.of(
+          "actor_rollout_ref.actor.megatron.tensor_model_parallel_size",
+          KeyType.INT,
+          1,
+          "trainer chips splitting heads and MLP columns (tensor parallelism)");
+  public static final KeySpec ROLLOUT_TP =
+      KEYS.of(
+          "actor_rollout_ref.rollout.tensor_model_parallel_size",
+          KeyType.INT,
+          1,
+          "chips of each sampler, splitting heads and MLP columns");
+
+  private ChipKeys() {}
+
+  /** Declares the keys. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
+
+  /** The chip plan of the recipe, every size checked against the others by key name. */
+  public static ChipPlan from(Settings s) {
+    int chips = Checks.positive(TRAINER_CHIPS.name(), s.getInt(TRAINER_CHIPS));
+    Checks.require(
+        s.getInt(TRAINER_NODES) == 1,
+        TRAINER_NODES.name(),
+        "must be 1: the trainer is one process on one host (give it more chips with "
+            + TRAINER_CHIPS.name()
+            + ")");
+    int tp = Checks.positive(TRAINER_TP.name(), s.getInt(TRAINER_TP));
+    Checks.require(
+        chips % tp == 0,
+        TRAINER_TP.name(),
+        tp + " must divide the trainer's " + chips + " chips (" + TRAINER_CHIPS.name() + ")");
+    int groups = chips / tp;
+    int fsdpSize = s.getInt(FSDP_SIZE);
+    Checks.require(fsdpSize == -1 || fsdpSize >= 1, FSDP_SIZE.name(), "use -1 (all) or N >= 1");
+    int fsdp = fsdpSize == -1 ? groups : fsdpSize;
+    Checks.require(
+        groups % fsdp == 0,
+        FSDP_SIZE.name(),
+        fsdp
+            + " must divide the trainer's "
+            + chips
+            + " chips / tensor parallel "
+            + tp
+            + " = "
+            + groups);
+    int dp = groups / fsdp;
+    Checks.require(
+        dp == 1 || fsdp == 1,
+        FSDP_SIZE.name(),
+        fsdp
+            + " over "
+            + groups
+            + " chip groups makes "
+            + dp
+            + " FSDP replicas (hybrid sharding), which Javelin does not run: use -1 (FSDP over"
+            + " all the trainer's chips) or 1 (data-parallel replicas)");
+    int rolloutTp = Checks.positive(ROLLOUT_TP.name(), s.getInt(ROLLOUT_TP));
+    String device = s.getString(TrainerSection.DEVICE);
+    if (HOST_DEVICES.contains(device)) {
+      for (KeySpec k : new KeySpec[] {TRAINER_CHIPS, TRAINER_TP, ROLLOUT_TP}) {
+        Checks.require(
+            s.getInt(k) == 1,
+            k.name(),
+            "trainer.device="
+                + device
+                + " runs on one chip: set it to 1, or use an xla:cpu, xla:gpu or tpu device");
+      }
+    }
+    return new ChipPlan(
+        device,
+        new MeshShape(dp, fsdp, tp),
+        rolloutTp,
+        s.getInt(TrainerSection.SAMPLERS),
+        HOST_DEVICES.contains(device));
+  }
+}

@@ -1,0 +1,122 @@
+package dev.javelin.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.recipes.cli.Commands;
+import dev.javelin.recipes.driver.RunSummary;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A short {@code arith-grpo} run on a four-chip {@code xla:cpu} host in Ray local mode, with the
+ * trainer on chips 0-1 (FSDP 2) and two samplers on chips 2 and 3: each actor opens its own chips,
+ * the run completes, and its per-step rewards and policy losses match the same run with a one-chip
+ * trainer (same seeds). FSDP sums gradients in another order than one chip, so losses agree to f32
+ * rounding, not bit for bit.
+ */
+class XlaChipsGrpoTest {
+  private static final int STEPS = 3;
+
+  @BeforeAll
+  static void fourChips() {
+    System.setProperty("javelin.xla.cpu.devices", "4");
+    System.setProperty(
+        "javelin.xla.cache",
+        Path.of(System.getProperty("javelin.root", ".."), "tests", "target", "xla-cache")
+            .toString());
+  }
+
+  @AfterAll
+  static void restore() {
+    System.clearProperty("javelin.xla.cpu.devices");
+    System.clearProperty("javelin.xla.cache");
+  }
+
+  @Test
+  void trainerOnTwoChipsAndSamplersOnOneEachMatchOneChip(@TempDir Path dir) throws Exception {
+    List<String> opened = new ArrayList<>();
+    Logger xlaLog = Logger.getLogger("dev.javelin.backend.xla.XlaDevice");
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            String m = r.getMessage();
+            if (m != null && m.startsWith("opened xla:cpu@")) {
+              synchronized (opened) {
+                opened.add(m.substring("opened ".length(), m.indexOf(' ', "opened ".length())));
+              }
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    xlaLog.addHandler(capture);
+    xlaLog.setLevel(Level.INFO);
+    Path sharded = dir.resolve("fsdp2");
+    try {
+      run(sharded, "trainer.n_gpus_per_node=2");
+    } finally {
+      xlaLog.removeHandler(capture);
+    }
+    assertTrue(opened.contains("xla:cpu@0-1"), "trainer on chips 0-1: " + opened);
+    assertTrue(opened.contains("xla:cpu@2"), "sampler 0 on chip 2: " + opened);
+    assertTrue(opened.contains("xla:cpu@3"), "sampler 1 on chip 3: " + opened);
+
+    Path single = dir.resolve("one");
+    run(single, "trainer.n_gpus_per_node=1");
+    Map<Integer, Double> score = TinyRuns.series(sharded, "critic/score/mean");
+    assertEquals(STEPS, score.size(), "one metrics line per step");
+    assertEquals(TinyRuns.series(single, "critic/score/mean"), score, "rewards per step");
+    Map<Integer, Double> oneLoss = TinyRuns.series(single, "actor/pg_loss");
+    Map<Integer, Double> fsdpLoss = TinyRuns.series(sharded, "actor/pg_loss");
+    double worst = 0;
+    for (var e : fsdpLoss.entrySet()) {
+      worst = Math.max(worst, Math.abs(e.getValue() - oneLoss.get(e.getKey())));
+    }
+    System.out.println("pg_loss |fsdp 2 - one chip| max over steps: " + worst);
+    fsdpLoss.forEach(
+        (step, v) ->
+            assertEquals(
+                oneLoss.get(step),
+                v,
+                1e-4 * Math.max(1, Math.abs(v)),
+                "pg_loss at step " + step + ", fsdp 2 vs one chip"));
+  }
+
+  private static void run(Path dir, String trainerChips) {
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    RunSummary summary =
+        new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
+            .run(
+                "recipes/arith-grpo.yaml",
+                TinyRuns.tiny(
+                    dir,
+                    STEPS,
+                    "trainer.device=xla:cpu",
+                    "trainer.samplers=2",
+                    "trainer.ray=local",
+                    trainerChips));
+    String printed = console.toString(StandardCharsets.UTF_8);
+    assertEquals(STEPS, summary.lastStep(), printed);
+    assertFalse(summary.stopped(), printed);
+  }
+}
