@@ -96,6 +96,39 @@ class XlaShardedPolicyTest {
     compareFused("fsdp=4");
   }
 
+  /**
+   * The tiny config (5M) on fsdp=4 matches one device. Its all-reduces wait on the CPU plugin's
+   * thread pool: on 2 cores the tiny fsdp=4 train benchmark deadlocked in 3 of 4 runs until the
+   * pool got a worker per device ({@code PjrtClient.sizeCpuPool}); this test did not hang in the
+   * one run made without that, so it guards the sharded tiny step rather than the race itself.
+   */
+  @Test
+  void tinyFusedStepsOnFsdp4RunAndMatchOneDevice() {
+    ModelConfig tiny = ModelConfig.tiny().withMaxPositions(64);
+    ModelCheckpoint ckpt = ModelCheckpoint.random(tiny, 3, 0.02);
+    Random r = new Random(5);
+    List<int[]> rows = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      rows.add(r.ints(64, 0, tiny.vocabSize()).toArray());
+    }
+    TokenBatch b = TokenBatch.rightPadded(rows, 0);
+    double[] losses = new double[2];
+    for (int k = 0; k < 2; k++) {
+      Mesh mesh = k == 0 ? null : mesh(xla, "fsdp=4");
+      try (PolicyModel m = PolicyModel.of(xla, ckpt, DType.F32, mesh);
+          PolicyOptimizer o = optimizer(m)) {
+        Tensor.F32 adv = advantages(b.batch(), m.bucket(b.length()) - 1, 1);
+        o.stepFused(b, 1f, new PgLoss(), Map.of("advantages", adv));
+        losses[k] = o.stepFused(b, 1f, new PgLoss(), Map.of("advantages", adv)).loss();
+      }
+    }
+    double rel = Math.abs(losses[1] - losses[0]) / Math.max(1e-12, Math.abs(losses[0]));
+    System.out.printf(
+        "tiny fsdp=4 second-step loss %.7f vs one device %.7f (rel %.2e)%n",
+        losses[1], losses[0], rel);
+    assertTrue(rel <= TOL, "tiny fsdp=4 loss off by " + rel);
+  }
+
   @Test
   void fusedStepsOnFsdp2Tp2MatchOneDevice() {
     compareFused("fsdp=2,tp=2");
