@@ -11,9 +11,10 @@ rank=${1:-16}
 batch=${2:-8}
 seq=${3:-128}
 iters=${4:-3}
-./mvnw -B -q ${MVN_FLAGS:-} -pl tests -am test-compile -Djavelin.skipTestSetup=true
+read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
+./mvnw -B -q "${mvn_flags[@]}" -pl tests -am test-compile -Djavelin.skipTestSetup=true
 cpfile="$PWD/tests/target/lora-bench-classpath.txt"
-./mvnw -B -q ${MVN_FLAGS:-} -pl tests dependency:build-classpath -Dmdep.includeScope=test \
+./mvnw -B -q "${mvn_flags[@]}" -pl tests dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$cpfile" >/dev/null
 cp="tests/target/test-classes:tpu-backend/target/test-classes"
 for m in tpu-backend grpo rewards datasets weight-sync sampler trainer recipes; do
