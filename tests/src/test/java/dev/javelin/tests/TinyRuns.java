@@ -1,6 +1,14 @@
 package dev.javelin.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.javelin.recipes.cli.Commands;
+import dev.javelin.recipes.driver.RunSummary;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,5 +85,27 @@ public final class TinyRuns {
       }
     }
     return out;
+  }
+
+  /**
+   * Runs {@code recipe} with {@link #tiny} overrides into {@code dir}; asserts it reached the last
+   * step without stopping (the console in the message when not).
+   */
+  static void runTiny(String recipe, Path dir, int steps, String... extra) {
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    RunSummary summary =
+        new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
+            .run(recipe, tiny(dir, steps, extra));
+    String printed = console.toString(StandardCharsets.UTF_8);
+    assertEquals(steps, summary.lastStep(), printed);
+    assertFalse(summary.stopped(), printed);
+  }
+
+  /** Every step of {@code got} equals {@code want}'s within 1e-4 relative (absolute below 1). */
+  static void assertSeriesClose(Map<Integer, Double> want, Map<Integer, Double> got, String what) {
+    got.forEach(
+        (step, v) ->
+            assertEquals(
+                want.get(step), v, 1e-4 * Math.max(1, Math.abs(v)), what + " at step " + step));
   }
 }

@@ -1,14 +1,8 @@
 package dev.javelin.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javelin.recipes.cli.Commands;
-import dev.javelin.recipes.driver.RunSummary;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,30 +87,17 @@ class XlaChipsGrpoTest {
       worst = Math.max(worst, Math.abs(e.getValue() - oneLoss.get(e.getKey())));
     }
     System.out.println("pg_loss |fsdp 2 - one chip| max over steps: " + worst);
-    fsdpLoss.forEach(
-        (step, v) ->
-            assertEquals(
-                oneLoss.get(step),
-                v,
-                1e-4 * Math.max(1, Math.abs(v)),
-                "pg_loss at step " + step + ", fsdp 2 vs one chip"));
+    TinyRuns.assertSeriesClose(oneLoss, fsdpLoss, "pg_loss, fsdp 2 vs one chip,");
   }
 
   private static void run(Path dir, String trainerChips) {
-    ByteArrayOutputStream console = new ByteArrayOutputStream();
-    RunSummary summary =
-        new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
-            .run(
-                "recipes/arith-grpo.yaml",
-                TinyRuns.tiny(
-                    dir,
-                    STEPS,
-                    "trainer.device=xla:cpu",
-                    "trainer.samplers=2",
-                    "trainer.ray=local",
-                    trainerChips));
-    String printed = console.toString(StandardCharsets.UTF_8);
-    assertEquals(STEPS, summary.lastStep(), printed);
-    assertFalse(summary.stopped(), printed);
+    TinyRuns.runTiny(
+        "recipes/arith-grpo.yaml",
+        dir,
+        STEPS,
+        "trainer.device=xla:cpu",
+        "trainer.samplers=2",
+        "trainer.ray=local",
+        trainerChips);
   }
 }

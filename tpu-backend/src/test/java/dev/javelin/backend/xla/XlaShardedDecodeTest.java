@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.SlotDecoder;
 import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.spmd.Sharding;
 import dev.javelin.backend.testing.RelError;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,16 +37,13 @@ class XlaShardedDecodeTest {
 
   @BeforeAll
   static void open() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    System.setProperty(PjrtClient.CPU_DEVICES_PROPERTY, "4");
-    xla = (XlaDevice) Devices.open("xla:cpu");
+    xla = XlaTestFixtures.openFourDevices();
     checkpoint = XlaShardedPolicyTest.checkpoint();
   }
 
   @AfterAll
   static void close() {
-    xla.close();
-    System.clearProperty(PjrtClient.CPU_DEVICES_PROPERTY);
+    XlaTestFixtures.closeFourDevices(xla);
   }
 
   @Test

@@ -23,7 +23,6 @@ import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,15 +56,12 @@ class XlaShardedPolicyTest {
 
   @BeforeAll
   static void open() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    System.setProperty(PjrtClient.CPU_DEVICES_PROPERTY, "4");
-    xla = (XlaDevice) Devices.open("xla:cpu");
+    xla = XlaTestFixtures.openFourDevices();
   }
 
   @AfterAll
   static void close() {
-    xla.close();
-    System.clearProperty(PjrtClient.CPU_DEVICES_PROPERTY);
+    XlaTestFixtures.closeFourDevices(xla);
   }
 
   /** A mesh over the device's first chips, {@code name=size[,...]}. */

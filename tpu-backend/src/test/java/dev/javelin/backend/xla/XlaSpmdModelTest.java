@@ -3,7 +3,6 @@ package dev.javelin.backend.xla;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.Devices;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
@@ -22,7 +21,6 @@ import dev.javelin.backend.spmd.Sharding;
 import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -52,15 +50,12 @@ class XlaSpmdModelTest {
 
   @BeforeAll
   static void open() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    System.setProperty(PjrtClient.CPU_DEVICES_PROPERTY, "4");
-    xla = (XlaDevice) Devices.open("xla:cpu");
+    xla = XlaTestFixtures.openFourDevices();
   }
 
   @AfterAll
   static void close() {
-    xla.close();
-    System.clearProperty(PjrtClient.CPU_DEVICES_PROPERTY);
+    XlaTestFixtures.closeFourDevices(xla);
   }
 
   /** FSDP by shape: the first dimension that splits evenly over fsdp (rows, else columns). */
