@@ -24,7 +24,14 @@ public final class Recipes {
 
   private static final List<String> BUNDLED =
       List.of(
-          "arith-sft", "arith-grpo", "countdown-grpo", "gsm8k-grpo", "dapo-math", "math500-eval");
+          "arith-sft",
+          "arith-grpo",
+          "countdown-grpo",
+          "gsm8k-grpo",
+          "smollm2-arith-grpo",
+          "dapo-math",
+          "gsm8k-eval",
+          "math500-eval");
 
   private Recipes() {}
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -55,6 +56,12 @@ class ShippedRecipesTest {
           .toList()
           .stream();
     }
+  }
+
+  /** {@code ./javelin recipes} and the recipe-not-found message list every shipped recipe. */
+  @Test
+  void theBundledListNamesEveryShippedRecipe() throws IOException {
+    assertEquals(shipped().toList(), Recipes.bundled().stream().sorted().toList());
   }
 
   @ParameterizedTest
