@@ -79,7 +79,8 @@ final class AnswerForms {
     if (lhs.isEmpty() || !constant(AnswerParser.parse(rhs))) {
       return null;
     }
-    if (!FUNCTION_NAME.matcher(lhs).find()) {
+    // In a chain a = b = 7 every side is equal, so its constant last side is the value.
+    if (sides.size() == 2 && !FUNCTION_NAME.matcher(lhs).find()) {
       try {
         TreeSet<String> vars = new TreeSet<>();
         ExprParser.parse(lhs).expr().collectVars(vars);
