@@ -161,6 +161,8 @@ def measure(paths, javelin):
             if javelin:
                 acc, ms = javelin_scores(path, kw)
                 results.append((name, acc, ms))
+        print("  (ms/1000: Python graders timed in this process; Javelin's from `javelin score`, a cold"
+              " JVM's single pass with its pool start; RewardsBench gives warm figures)")
         for name, acc, ms in results:
             agree, fp, fn = agreement(labels, acc)
             print(f"  {name:34} {agree:5d} {100.0 * agree / n:5.1f}% {fp:8d} {fn:8d} {ms:9.1f}")

@@ -76,11 +76,13 @@ final class AnswerForms {
     }
     String lhs = sides.get(0).strip();
     String rhs = sides.get(sides.size() - 1).strip();
+    if (sides.size() > 2) {
+      return rhs; // in a chain a = b = c every side is equal: the last one is the value
+    }
     if (lhs.isEmpty() || !constant(AnswerParser.parse(rhs))) {
       return null;
     }
-    // In a chain a = b = 7 every side is equal, so its constant last side is the value.
-    if (sides.size() == 2 && !FUNCTION_NAME.matcher(lhs).find()) {
+    if (!FUNCTION_NAME.matcher(lhs).find()) {
       try {
         TreeSet<String> vars = new TreeSet<>();
         ExprParser.parse(lhs).expr().collectVars(vars);

@@ -77,7 +77,7 @@ public final class RewardsBench {
         throw new IOException("missing test resource rewards/agreement/" + name);
       }
       ObjectMapper json = new ObjectMapper();
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n", -1)) {
         if (!line.isBlank()) {
           JsonNode row = json.readTree(line);
           out.add(

@@ -29,7 +29,7 @@ class AgreementSetsTest {
     try (InputStream in =
         AgreementSetsTest.class.getResourceAsStream("/rewards/agreement/" + name)) {
       assertTrue(in != null, "missing test resource rewards/agreement/" + name);
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n", -1)) {
         if (!line.isBlank()) {
           rows.add(json.readTree(line));
         }
@@ -76,7 +76,7 @@ class AgreementSetsTest {
     assertEquals(500, rows.size());
     Tally lenient = tally(rows, AnswerExtractor.Mode.MATH_VERIFY);
     assertEquals(0, lenient.falsePositives(), lenient.toString());
-    assertTrue(lenient.agree() >= 478, lenient.toString());
+    assertTrue(lenient.agree() >= 480, lenient.toString());
     Tally verl = tally(rows, AnswerExtractor.Mode.VERL);
     assertEquals(0, verl.falsePositives(), verl.toString());
     assertTrue(verl.agree() >= 300, verl.toString());
