@@ -12,8 +12,8 @@
            (tools/rewards_verl.py), HF math-verify (parse + verify) and Javelin's `math` reward in
            both extraction modes (`./javelin score`), with time per 1,000 responses.
 
-Needs: pip install math-verify==0.8.0 (its own venv; VeRL's wheel is installed by
-tools/rewards_verl.py without dependencies).
+Needs: pip install -r tools/requirements/rewards-agreement.txt, in a venv of its own (VeRL's wheel
+is installed by tools/rewards_verl.py without dependencies). `measure` runs `./javelin score`.
 """
 
 import argparse
@@ -81,7 +81,7 @@ def surface_key(a):
 
 
 def build(problems, math500):
-    rows = [json.loads(l) for l in open(math500, encoding="utf-8") if l.strip()][:problems]
+    rows = [json.loads(line) for line in open(math500, encoding="utf-8") if line.strip()][:problems]
     out = []
     for i, r in enumerate(rows):
         # the next problem whose answer is written differently
@@ -101,9 +101,9 @@ def build(problems, math500):
 
 
 def agreement(labels, accepted):
-    agree = sum(1 for l, a in zip(labels, accepted) if l == a)
-    fp = sum(1 for l, a in zip(labels, accepted) if a and not l)
-    fn = sum(1 for l, a in zip(labels, accepted) if l and not a)
+    agree = sum(1 for lab, a in zip(labels, accepted) if lab == a)
+    fp = sum(1 for lab, a in zip(labels, accepted) if a and not lab)
+    fn = sum(1 for lab, a in zip(labels, accepted) if lab and not a)
     return agree, fp, fn
 
 
@@ -146,7 +146,7 @@ def javelin_scores(path, kwargs):
 
 def measure(paths, javelin):
     for path in paths:
-        rows = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+        rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
         labels = [bool(r["label"]) for r in rows]
         n = len(rows)
         print(f"\n{os.path.basename(path)}: {n} rows, {sum(labels)} labelled correct")
