@@ -40,6 +40,8 @@ public final class Main {
         status                      live step, reward and throughput of the cluster's runs
         heap run|sft|eval <recipe> [key=value ...]
                                     the heap the launcher gives that command (JAVELIN_HEAP unset)
+        score <responses.jsonl> --reward NAME [--kwargs k=v,...]
+                                    score rows {response, ground_truth, label?}; agreement with labels
       options of run, eval, sft:
         --samplers N                trainer.samplers=N
         --device SPEC               trainer.device=SPEC (cpu, xla:cpu, xla:gpu, tpu)
@@ -88,6 +90,7 @@ public final class Main {
         case "run", "sft", "eval" -> local(args[0], rest, out);
         case "convert" -> new ConvertCommand(out).run(rest);
         case "heap" -> new HeapCommand(out).run(rest);
+        case "score" -> new ScoreCommand(out).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -99,7 +102,7 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status or heap)");
+                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status, heap or score)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());

@@ -15,7 +15,7 @@ public final class AnswerParser {
   private static final int MAX_DEPTH = 8;
   // Only ever applied to strings of at most ExprParser.MAX_LENGTH characters, and linear anyway.
   private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}(,\\d{3})+(\\.\\d+)?");
-  private static final Pattern SIMPLE_NAME =
+  static final Pattern SIMPLE_NAME =
       Pattern.compile("\\s*(\\\\?[A-Za-z]{1,6}(_\\{?\\w{1,3}\\}?)?'?(\\([a-z]\\))?)\\s*");
 
   private AnswerParser() {}
@@ -44,6 +44,10 @@ public final class AnswerParser {
     if (union != null && union.size() > 1) {
       return unordered(s, union, depth);
     }
+    Answer interval = Inequality.interval(s);
+    if (interval != null) {
+      return interval;
+    }
     String rhs = afterSimpleName(s);
     if (rhs != null) {
       return parse(rhs.strip(), depth + 1);
@@ -65,14 +69,24 @@ public final class AnswerParser {
     }
     List<String> sides = Latex.splitTopLevel(s, "=");
     if (sides != null && sides.size() == 2) {
-      try {
-        return new Answer.Equation(
-            s, ExprParser.parse(sides.get(0)).expr(), ExprParser.parse(sides.get(1)).expr());
-      } catch (NotEvaluable e) {
-        return new Answer.Text(s);
-      }
+      Answer.Equation e = equation(s);
+      return e == null ? new Answer.Text(s) : e;
     }
     return single(s);
+  }
+
+  /** {@code s} read as an equation {@code lhs = rhs} (also {@code y = 2x + 3}), or null. */
+  static Answer.Equation equation(String s) {
+    List<String> sides = s.length() > ExprParser.MAX_LENGTH ? null : Latex.splitTopLevel(s, "=");
+    if (sides == null || sides.size() != 2) {
+      return null;
+    }
+    try {
+      return new Answer.Equation(
+          s, ExprParser.parse(sides.get(0)).expr(), ExprParser.parse(sides.get(1)).expr());
+    } catch (NotEvaluable e) {
+      return null;
+    }
   }
 
   /** {@code a \pm b} is the pair {@code {a + b, a - b}}. */
@@ -83,6 +97,10 @@ public final class AnswerParser {
         || (end < s.length() && Latex.isLetter(s.charAt(end)))
         || s.indexOf("\\pm", end) >= 0) {
       return null;
+    }
+    List<String> items = Latex.splitTopLevel(s, ",");
+    if (items != null && items.size() > 1) {
+      return null; // "\pm 1, 7": each item on its own
     }
     String head = s.substring(0, at);
     String tail = s.substring(end);
@@ -184,7 +202,12 @@ public final class AnswerParser {
     List<Answer> parsed = new ArrayList<>();
     for (String item : items) {
       if (!item.isBlank()) {
-        parsed.add(parse(item.strip(), depth + 1));
+        Answer a = parse(item.strip(), depth + 1);
+        if (a instanceof Answer.Unordered u && item.contains("\\pm")) {
+          parsed.addAll(u.items()); // "\pm 1, \pm 7" is the list 1, -1, 7, -7
+        } else {
+          parsed.add(a);
+        }
       }
     }
     return new Answer.Unordered(s, parsed);

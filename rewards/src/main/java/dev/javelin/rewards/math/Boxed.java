@@ -1,5 +1,8 @@
 package dev.javelin.rewards.math;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,10 +19,39 @@ public final class Boxed {
 
   /** The content of the last box, or empty when there is none, it is unbalanced or too long. */
   public static Optional<String> lastContent(String s) {
-    int at = lastCommand(s);
-    if (at < 0) {
-      return Optional.empty();
+    int at = lastCommand(s, s.length());
+    return at < 0 ? Optional.empty() : contentAt(s, at);
+  }
+
+  /**
+   * The contents of the last {@code k} boxes in reading order, when they all lie in the final
+   * paragraph (no blank line between the first of them and the end); else an empty list. For one
+   * answer split over boxes: {@code \boxed{-1} and \boxed{-9}}.
+   */
+  public static List<String> lastContents(String s, int k) {
+    List<String> out = new ArrayList<>(k);
+    int from = s.length();
+    int first = -1;
+    int last = -1;
+    for (int n = 0; n < k; n++) {
+      int at = lastCommand(s, from);
+      Optional<String> c = at < 0 ? Optional.empty() : contentAt(s, at);
+      if (c.isEmpty()) {
+        return List.of();
+      }
+      out.add(c.get());
+      last = n == 0 ? at : last;
+      first = at;
+      from = at - 1;
     }
+    if (s.substring(first, last).contains("\n\n")) {
+      return List.of();
+    }
+    Collections.reverse(out);
+    return out;
+  }
+
+  private static Optional<String> contentAt(String s, int at) {
     int i = at + (s.startsWith("\\boxed", at) ? "\\boxed".length() : "\\fbox".length());
     int j = i;
     while (j < s.length() && s.charAt(j) == ' ') {
@@ -42,9 +74,11 @@ public final class Boxed {
     return close < 0 ? Optional.empty() : Optional.of(s.substring(j + 1, close));
   }
 
-  /** Start of the last {@code \boxed} or {@code \fbox}. */
-  private static int lastCommand(String s) {
-    return Math.max(
-        Latex.lastIndexOf(s, "\\boxed", s.length()), Latex.lastIndexOf(s, "\\fbox", s.length()));
+  /** Start of the last {@code \boxed} or {@code \fbox} at or before {@code from}. */
+  private static int lastCommand(String s, int from) {
+    if (from < 0) {
+      return -1;
+    }
+    return Math.max(Latex.lastIndexOf(s, "\\boxed", from), Latex.lastIndexOf(s, "\\fbox", from));
   }
 }

@@ -125,7 +125,10 @@ public sealed interface Expr {
     @Override
     public Scalar eval(Map<String, Rational> vars) {
       Rational e = exp.eval(vars).asRational();
-      if (e == null || e.num().bitLength() > 16 || e.den().bitLength() > 6) {
+      if (e == null || e.den().bitLength() > 6) {
+        throw new NotExact("irrational or fine-grained exponent"); // 2^{\sqrt2}, 10^{1/100}
+      }
+      if (e.num().bitLength() > 16) {
         throw new NotEvaluable("unsupported exponent");
       }
       Scalar b = base.eval(vars);
@@ -161,7 +164,7 @@ public sealed interface Expr {
       }
       Rational r = x.asRational();
       if (r == null) {
-        throw new NotEvaluable("root of an irrational");
+        throw new NotExact("root of an irrational");
       }
       return Scalar.of(r.root(k));
     }
@@ -170,6 +173,58 @@ public sealed interface Expr {
     public void collectVars(Set<String> out) {
       a.collectVars(out);
       index.collectVars(out);
+    }
+  }
+
+  /**
+   * A function of one argument: {@code ln} (also {@code \log} without a base), {@code exp} and the
+   * trigonometric functions. Exact only at the few points where the value is rational ({@code \ln
+   * 1}, {@code \sin 0}); elsewhere {@link NotExact} hands the comparison to {@link Approx}.
+   */
+  record Func(String name, Expr arg) implements Expr {
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      Rational r = arg.eval(vars).asRational();
+      if (r != null && r.signum() == 0 && !name.equals("ln")) {
+        return Scalar.of(name.equals("cos") || name.equals("exp") ? Rational.ONE : Rational.ZERO);
+      }
+      if (r != null && name.equals("ln") && r.equals(Rational.ONE)) {
+        return Scalar.of(Rational.ZERO);
+      }
+      throw new NotExact(name);
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      arg.collectVars(out);
+    }
+  }
+
+  /** {@code n!} for an integer {@code 0 <= n <= 500}. */
+  record Factorial(Expr a) implements Expr {
+    /** Largest argument evaluated; 500! has about 3,800 bits. */
+    static final int MAX_N = 500;
+
+    @Override
+    public Scalar eval(Map<String, Rational> vars) {
+      Rational r = a.eval(vars).asRational();
+      if (r == null || !r.isInteger() || r.signum() < 0 || r.num().bitLength() > 9) {
+        throw new NotEvaluable("factorial of a non-integer or large value");
+      }
+      int n = r.num().intValueExact();
+      if (n > MAX_N) {
+        throw new NotEvaluable("factorial too large");
+      }
+      java.math.BigInteger f = java.math.BigInteger.ONE;
+      for (int k = 2; k <= n; k++) {
+        f = f.multiply(java.math.BigInteger.valueOf(k));
+      }
+      return Scalar.of(new Rational(f, java.math.BigInteger.ONE));
+    }
+
+    @Override
+    public void collectVars(Set<String> out) {
+      a.collectVars(out);
     }
   }
 }

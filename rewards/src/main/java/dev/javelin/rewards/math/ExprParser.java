@@ -6,7 +6,8 @@ import java.util.Set;
  * Recursive-descent parser from cleaned LaTeX ({@link LatexCleaner}) to {@link Expr}: numbers,
  * variables, {@code + - * / ^}, {@code \cdot \times \div}, implicit products, {@code \frac}
  * (including {@code \frac12}), {@code \sqrt[n]{}}, {@code \pi}, {@code \infty}, grouping by {@code
- * ( ) [ ] { }}, mixed numbers ({@code 2\frac{1}{2}}) and a trailing {@code %}. Anything else throws
+ * ( ) [ ] { }}, mixed numbers ({@code 2\frac{1}{2}}), factorials, {@code \ln}/{@code \log}/{@code
+ * \log_b}, {@code \exp} and trigonometric functions, and a trailing {@code %}. Anything else throws
  * {@link NotEvaluable}. Input length and nesting depth are capped, so the parser is linear-time and
  * cannot overflow the stack.
  */
@@ -153,6 +154,10 @@ public final class ExprParser {
   private Expr power() {
     Expr base = primary();
     skipWs();
+    while (eat('!')) { // n!, (n+1)!, "d !"
+      base = new Expr.Factorial(base);
+      skipWs();
+    }
     if (eat('^')) {
       skipWs();
       Expr exp = eat('-') ? new Expr.Neg(exponent()) : exponent();
@@ -290,6 +295,10 @@ public final class ExprParser {
         yield new Expr.Root(argument(), index);
       }
       case "pi" -> new Expr.Pi();
+      case "ln" -> new Expr.Func("ln", functionArgument());
+      case "log" -> logarithm();
+      case "exp", "sin", "cos", "tan", "arcsin", "arccos", "arctan" ->
+          new Expr.Func(name, functionArgument());
       case "infty", "infinity" -> new Expr.Infinity();
       default -> {
         if (GREEK.contains(name)) {
@@ -298,6 +307,23 @@ public final class ExprParser {
         throw new NotEvaluable("unsupported command \\" + name);
       }
     };
+  }
+
+  /** {@code \log x} is natural (as {@code \ln}); {@code \log_b x} is {@code \ln x / \ln b}. */
+  private Expr logarithm() {
+    skipWs();
+    Expr base = eat('_') ? argument() : null;
+    Expr ln = new Expr.Func("ln", functionArgument());
+    return base == null ? ln : new Expr.Div(ln, new Expr.Func("ln", base));
+  }
+
+  /** {@code \sin(x)}, {@code \ln 2}, {@code \sin\theta}: a parenthesised group or a power. */
+  private Expr functionArgument() {
+    skipWs();
+    if (pos < s.length() && s.charAt(pos) == '^') {
+      throw new NotEvaluable("power of a function name"); // \sin^2 x: not read
+    }
+    return pos < s.length() && s.charAt(pos) == '(' ? group(')') : power();
   }
 
   /** The optional {@code [n]} of {@code \sqrt[n]{x}}; 2 when absent. */

@@ -35,18 +35,53 @@ public final class MathEquivalence {
     if (pred.length() > MAX_ANSWER_CHARS || gold.length() > MAX_ANSWER_CHARS) {
       return false;
     }
-    if (VerlNormalizer.strip(pred).equals(VerlNormalizer.strip(gold))) {
+    // VeRL's normalisation cuts at "\text{ ", which would make "a \text{ if } ..." equal "a".
+    boolean conditional = AnswerForms.isConditional(pred) || AnswerForms.isConditional(gold);
+    if (!conditional && VerlNormalizer.strip(pred).equals(VerlNormalizer.strip(gold))) {
       return true;
     }
-    String p = LatexCleaner.clean(pred);
-    String g = LatexCleaner.clean(gold);
+    String p = LatexCleaner.clean(AnswerForms.withoutIntegerParameter(pred));
+    String g = LatexCleaner.clean(AnswerForms.withoutIntegerParameter(gold));
     if (p.isEmpty() || g.isEmpty()) {
       return false;
     }
     if (textKey(p, false).equals(textKey(g, false))) {
       return true;
     }
-    return same(AnswerParser.parse(p), AnswerParser.parse(g));
+    if (conditional) {
+      return false; // a conditional or multi-case answer matches only in full
+    }
+    if (AnswerForms.isWord(p) || AnswerForms.isWord(g)) {
+      return textKey(p, true).equals(textKey(g, true));
+    }
+    Answer a = AnswerParser.parse(p);
+    Answer b = AnswerParser.parse(g);
+    return same(a, b) || equationForms(a, g, b) || equationForms(b, p, a);
+  }
+
+  /**
+   * An equation {@code a} against a non-equation {@code other}: as equations when {@code other} is
+   * a named one ({@code 2x - y + 3 = 0} vs {@code y = 2x + 3}), or by the value the equation names
+   * ({@code \frac{28}{4}=7} vs {@code 7}).
+   */
+  private static boolean equationForms(Answer a, String other, Answer b) {
+    if (b instanceof Answer.Equation || !a.source().contains("=")) {
+      return false;
+    }
+    if (a instanceof Answer.Equation x) {
+      Answer.Equation y = AnswerParser.equation(other);
+      if (y != null && equations(x, y)) {
+        return true;
+      }
+    }
+    List<String> otherSides = Latex.splitTopLevel(other, "=");
+    if (otherSides != null && otherSides.size() > 1) {
+      return false;
+    }
+    String value = AnswerForms.namedValue(a.source());
+    return value != null
+        && (textKey(value, false).equals(textKey(other, false))
+            || same(AnswerParser.parse(value), b));
   }
 
   /** Structural equality of two parsed answers. */
@@ -59,6 +94,13 @@ public final class MathEquivalence {
     }
     if (a instanceof Answer.Unordered x && b instanceof Answer.Unordered y) {
       return matching(x.items(), y.items());
+    }
+    // A tuple against a bare list: "(1, 2, 3)" vs "1,2,3", in order.
+    if (a instanceof Answer.Bracketed x && x.open() == '(' && b instanceof Answer.Unordered y) {
+      return !y.source().startsWith("\\{") && inOrder(x.items(), y.items());
+    }
+    if (b instanceof Answer.Bracketed && a instanceof Answer.Unordered) {
+      return same(b, a);
     }
     if (a instanceof Answer.Equation x && b instanceof Answer.Equation y) {
       return equations(x, y);
@@ -123,20 +165,17 @@ public final class MathEquivalence {
     b.collectVars(vars);
     try {
       if (vars.isEmpty()) {
-        return a.eval(Map.of()).equals(b.eval(Map.of()));
+        return sameAt(a, b, Map.of());
       }
       int agreed = 0;
       for (int t = 0; t < 4 * POINTS && agreed < POINTS; t++) {
-        Map<String, Rational> point = point(vars, t);
-        Scalar va;
-        Scalar vb;
+        boolean same;
         try {
-          va = a.eval(point);
-          vb = b.eval(point);
+          same = sameAt(a, b, point(vars, t));
         } catch (NotEvaluable e) {
           continue; // e.g. a pole at this point: try the next one
         }
-        if (!va.equals(vb)) {
+        if (!same) {
           return false;
         }
         agreed++;
@@ -144,6 +183,15 @@ public final class MathEquivalence {
       return agreed == POINTS;
     } catch (NotEvaluable | ArithmeticException e) {
       return false;
+    }
+  }
+
+  /** Exact equality at a point, numeric ({@link Approx}) where a side has no exact form. */
+  private static boolean sameAt(Expr a, Expr b, Map<String, Rational> point) {
+    try {
+      return a.eval(point).equals(b.eval(point));
+    } catch (NotExact e) {
+      return Approx.close(a, b, point);
     }
   }
 

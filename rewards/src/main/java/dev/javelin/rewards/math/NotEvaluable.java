@@ -5,7 +5,7 @@ package dev.javelin.rewards.math;
  * division by zero). Callers fall back to string comparison. Carries no stack trace: it is control
  * flow on the hot path, not a bug report.
  */
-public final class NotEvaluable extends RuntimeException {
+public class NotEvaluable extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; {@code reason} is for debugging only. */

@@ -135,7 +135,7 @@ public record Rational(BigInteger num, BigInteger den) {
     BigInteger n = exactRoot(num.abs(), k);
     BigInteger d = exactRoot(den, k);
     if (n == null || d == null) {
-      throw new NotEvaluable("irrational root");
+      throw new NotExact("irrational root");
     }
     return new Rational(num.signum() < 0 ? n.negate() : n, d);
   }

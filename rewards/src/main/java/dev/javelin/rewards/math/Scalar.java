@@ -122,7 +122,7 @@ public record Scalar(Map<Basis, Rational> terms) {
         }
       }
     }
-    throw new NotEvaluable("cannot rationalize denominator");
+    throw new NotExact("cannot rationalize denominator");
   }
 
   public Scalar divide(Scalar o) {
@@ -157,11 +157,11 @@ public record Scalar(Map<Basis, Rational> terms) {
       return this;
     }
     if (terms.size() != 1) {
-      throw new NotEvaluable("sqrt of a sum");
+      throw new NotExact("sqrt of a sum");
     }
     Map.Entry<Basis, Rational> t = terms.entrySet().iterator().next();
     if (!t.getKey().radicand().equals(BigInteger.ONE) || t.getKey().piPower() % 2 != 0) {
-      throw new NotEvaluable("nested radical");
+      throw new NotExact("nested radical");
     }
     Rational c = t.getValue();
     if (c.signum() < 0) {

@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * Scoring throughput of {@code gsm8k} and {@code math} on the shared datasets' reference solutions,
- * single-threaded and through the pooled {@link RewardScorer}. Prints median responses/s of 5
- * rounds. Run (from the repository root):
+ * single-threaded and through the pooled {@link RewardScorer}, then {@code math}'s milliseconds per
+ * 1,000 responses in both extraction modes on MATH-500 and the labelled agreement sets. Prints
+ * medians of 5 rounds. Run (from the repository root):
  *
  * <pre>
  * ./mvnw -B -q -o -pl rewards test-compile exec:java -Dexec.classpathScope=test \
@@ -48,6 +49,44 @@ public final class RewardsBench {
     System.out.printf("cores=%d rounds=%d (median responses/s)%n", cores, ROUNDS);
     report("gsm8k", registry.create("gsm8k", Map.of()), gsm8k, cores);
     report("math", registry.create("math", Map.of()), math, cores);
+    perThousand(registry, "math500 references", math);
+    for (String set : List.of("issue_shapes.jsonl", "math500_forms.jsonl")) {
+      perThousand(registry, set, agreementSet(set));
+    }
+  }
+
+  /** Single-thread milliseconds per 1,000 responses, in both extraction modes. */
+  private static void perThousand(RewardRegistry registry, String name, List<RewardInput> in) {
+    for (String mode : List.of("verl", "math_verify")) {
+      RewardFunction f = registry.create("math", Map.of("extraction", mode));
+      single(f, in); // warm-up
+      double[] rates = new double[ROUNDS];
+      for (int r = 0; r < ROUNDS; r++) {
+        rates[r] = single(f, in);
+      }
+      System.out.printf(
+          "math extraction=%s on %s (n=%d): %.2f ms per 1,000%n",
+          mode, name, in.size(), 1e6 / median(rates));
+    }
+  }
+
+  private static List<RewardInput> agreementSet(String name) throws IOException {
+    List<RewardInput> out = new ArrayList<>();
+    try (var in = RewardsBench.class.getResourceAsStream("/rewards/agreement/" + name)) {
+      if (in == null) {
+        throw new IOException("missing test resource rewards/agreement/" + name);
+      }
+      ObjectMapper json = new ObjectMapper();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n", -1)) {
+        if (!line.isBlank()) {
+          JsonNode row = json.readTree(line);
+          out.add(
+              RewardInput.of(
+                  "math", row.get("response").asText(), row.get("ground_truth").asText()));
+        }
+      }
+    }
+    return out;
   }
 
   private static void report(String name, RewardFunction f, List<RewardInput> inputs, int cores) {

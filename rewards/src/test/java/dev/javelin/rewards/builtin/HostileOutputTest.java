@@ -38,6 +38,8 @@ class HostileOutputTest {
         List.of("gsm8k", "math", "math_dapo", "countdown", "format", "exact_match")) {
       FUNCTIONS.add(registry.create(name, Map.of()));
     }
+    // math with the text fallbacks and joined boxes: named "math" too, told apart by position
+    FUNCTIONS.add(registry.create("math", Map.of("extraction", "math_verify")));
     // Let the JIT compile the scanners first: the limit is about algorithmic cost, not start-up.
     String normal =
         "<think>2+2</think> Answer: 4 so \\boxed{\\frac{1}{2}} #### 4 <answer>1+2+3</answer>";
@@ -130,6 +132,20 @@ class HostileOutputTest {
     m.put("answer tags 10 MB", "<answer>".repeat(10 * 1024 * 1024 / 8) + "</answer>");
     m.put("nul and control chars", "\u0000\u0001\\boxed{\u0000}\u0007");
     m.put("empty", "");
+    String hundredKb = "1+".repeat(50 * 1024) + "1";
+    m.put("100 kB boxed answer", "\\boxed{" + hundredKb + "}");
+    m.put("100 kB stated answer", "The answer is " + hundredKb + ".");
+    m.put("100 kB final-line math", "So $" + hundredKb + "$");
+    m.put("100 kB of dollars", "$".repeat(100 * 1024));
+    m.put("100 kB of answer is", "answer is ".repeat(10 * 1024));
+    m.put("deep logs", "\\boxed{" + "\\log_{".repeat(500) + "2" + "}".repeat(500) + "}");
+    m.put("deep roots", "\\boxed{" + "\\sqrt[3]{".repeat(600) + "4" + "}".repeat(600) + "}");
+    m.put("factorial chain", "\\boxed{" + "(".repeat(300) + "9" + ")!".repeat(300) + "}");
+    m.put("power tower", "\\boxed{" + "10^{0.01^{".repeat(300) + "2" + "}}".repeat(300) + "}");
+    m.put("many boxes, list gold", "\\boxed{1}, ".repeat(20 * 1024));
+    m.put("long inequality chain", "\\boxed{" + "x \\le ".repeat(5000) + "1}");
+    m.put("9 kB equation chain", "\\boxed{" + "|x| = ".repeat(1500) + "1}");
+    m.put("9 kB of cases", "\\boxed{" + "1 \\text{ if } n \\equiv 1; ".repeat(300) + "}");
     return m;
   }
 }
