@@ -34,6 +34,7 @@ public final class RayRuntime {
     if (Ray.isInitialized()) {
       return false;
     }
+    JvmOpens.requireOpen();
     if (trainer.ray().equals("cluster")) {
       String address = address(trainer);
       requireReachable(address);
