@@ -2,6 +2,7 @@ package dev.javelin.recipes.api;
 
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.StopSignal;
+import dev.javelin.recipes.ray.RayRuntime;
 import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.ResumeMode;
 import java.nio.file.Path;
@@ -23,6 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * try (GrpoRun run = GrpoRun.start(spec)) {
  *   RunResult result = run.await();
  *   System.out.println(result.finalCheckpoint().orElseThrow());
+ * } finally {
+ *   GrpoRun.shutdown(); // lets the JVM exit
  * }
  * }</pre>
  */
@@ -78,6 +81,15 @@ public final class GrpoRun implements AutoCloseable {
 
   private static Path newestCheckpoint(Path runDir) {
     return new Checkpointer(runDir, 0).resolve(new ResumeMode.Auto()).orElse(null);
+  }
+
+  /**
+   * Ends Ray in this JVM once the program is done with every run: Ray keeps threads alive that
+   * would otherwise stop the JVM from exiting after {@code main} returns. A later run starts it
+   * again.
+   */
+  public static void shutdown() {
+    RayRuntime.shutdown();
   }
 
   /** The last logged step, once there is one. */

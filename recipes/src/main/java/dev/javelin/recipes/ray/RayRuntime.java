@@ -58,6 +58,16 @@ public final class RayRuntime {
   }
 
   /**
+   * Ends the Ray runtime of this JVM (local mode's worker threads, or the driver's connection), so
+   * that a program's JVM can exit once it is done with every run; a later run starts it again.
+   */
+  public static void shutdown() {
+    if (Ray.isInitialized()) {
+      Ray.shutdown();
+    }
+  }
+
+  /**
    * Connects this JVM as a driver of the cluster at {@code address} without job code (what {@code
    * javelin status} needs), unless Ray already runs here (a test that also trains).
    *
