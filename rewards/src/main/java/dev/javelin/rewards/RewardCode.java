@@ -3,6 +3,7 @@ package dev.javelin.rewards;
 import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -13,11 +14,16 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -127,8 +133,10 @@ public record RewardCode(Path root) {
       errors++;
       if (shown++ < MAX_ERRORS_SHOWN) {
         String file = d.getSource() == null ? source.toString() : d.getSource().getName();
-        String msg = d.getMessage(Locale.ROOT).lines().findFirst().orElse("");
+        // javac's whole message (symbol, location), then the line and a caret, as javac prints it
+        String msg = d.getMessage(Locale.ROOT);
         b.append('\n').append(file).append(':').append(d.getLineNumber()).append(": ").append(msg);
+        sourceLine(d).ifPresent(l -> b.append('\n').append(l));
       }
     }
     if (errors > MAX_ERRORS_SHOWN) {
@@ -138,6 +146,55 @@ public record RewardCode(Path root) {
       b.append('\n').append(log.toString().strip());
     }
     return b.toString();
+  }
+
+  /** The diagnostic's source line with a caret under its column, when javac knows them. */
+  private static Optional<String> sourceLine(Diagnostic<? extends JavaFileObject> d) {
+    if (d.getSource() == null || d.getLineNumber() < 1 || d.getColumnNumber() < 1) {
+      return Optional.empty();
+    }
+    try {
+      List<String> lines = d.getSource().getCharContent(true).toString().lines().toList();
+      if (d.getLineNumber() > lines.size()) {
+        return Optional.empty();
+      }
+      String line = lines.get((int) d.getLineNumber() - 1);
+      int col = (int) Math.min(d.getColumnNumber() - 1, line.length());
+      return Optional.of(line + "\n" + " ".repeat(col) + "^");
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The classes this code holds ({@code com.example.MyReward}), nested classes left out, for a
+   * message about a class name not found in it.
+   */
+  public List<String> classNames() {
+    List<String> names = new ArrayList<>();
+    try {
+      if (Files.isDirectory(root)) {
+        try (Stream<Path> walk = Files.walk(root, 32)) {
+          walk.filter(Files::isRegularFile)
+              .map(p -> root.relativize(p).toString().replace(File.separatorChar, '/'))
+              .forEach(n -> addClassName(n, names));
+        }
+      } else {
+        try (JarFile jar = new JarFile(root.toFile())) {
+          jar.stream().forEach(e -> addClassName(e.getName(), names));
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      return List.of(); // the message then just names the code
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  private static void addClassName(String entry, List<String> names) {
+    if (entry.endsWith(".class") && !entry.contains("$") && !entry.startsWith("META-INF/")) {
+      names.add(entry.substring(0, entry.length() - ".class".length()).replace('/', '.'));
+    }
   }
 
   /** One folder per source text and Java version under the temp dir. */

@@ -4,6 +4,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -20,10 +21,18 @@ public final class RewardRegistry {
 
   private final Map<String, RewardFunctionProvider> providers;
   private final ClassLoader loader;
+  private final String codePath;
+  private final RewardCode code;
 
-  private RewardRegistry(Map<String, RewardFunctionProvider> providers, ClassLoader loader) {
+  private RewardRegistry(
+      Map<String, RewardFunctionProvider> providers,
+      ClassLoader loader,
+      String codePath,
+      RewardCode code) {
     this.providers = Collections.unmodifiableMap(new TreeMap<>(providers));
     this.loader = loader;
+    this.codePath = codePath;
+    this.code = code;
   }
 
   /** Loads every provider visible to this module's class loader. */
@@ -33,6 +42,10 @@ public final class RewardRegistry {
 
   /** Loads every provider visible to {@code loader}; class names also resolve through it. */
   public static RewardRegistry load(ClassLoader loader) {
+    return new RewardRegistry(providers(loader), loader, null, null);
+  }
+
+  private static Map<String, RewardFunctionProvider> providers(ClassLoader loader) {
     Map<String, RewardFunctionProvider> found = new TreeMap<>();
     Iterator<RewardFunctionProvider> it =
         ServiceLoader.load(RewardFunctionProvider.class, loader).iterator();
@@ -59,7 +72,7 @@ public final class RewardRegistry {
                 + prev.getClass().getName());
       }
     }
-    return new RewardRegistry(found, loader);
+    return found;
   }
 
   /**
@@ -71,7 +84,9 @@ public final class RewardRegistry {
     if (spec.path() == null) {
       return load(base);
     }
-    return load(RewardCode.open(spec.path()).loader(base));
+    RewardCode code = RewardCode.open(spec.path());
+    ClassLoader loader = code.loader(base);
+    return new RewardRegistry(providers(loader), loader, spec.path(), code);
   }
 
   /** Registered names, sorted. */
@@ -88,6 +103,7 @@ public final class RewardRegistry {
               + name
               + "'; registered: "
               + names()
+              + (code == null ? "" : inCode(name))
               + " (register one via META-INF/services/"
               + RewardFunctionProvider.class.getName()
               + ")");
@@ -131,7 +147,9 @@ public final class RewardRegistry {
     Class<?> cls;
     try {
       cls = Class.forName(className, true, loader);
-    } catch (ClassNotFoundException | LinkageError e) {
+    } catch (ClassNotFoundException e) {
+      throw new RewardConfigException(notFound(className), e);
+    } catch (LinkageError e) {
       throw new RewardConfigException(
           "custom_reward_function.class: cannot load '" + className + "' (" + e + ")", e);
     }
@@ -158,6 +176,31 @@ public final class RewardRegistry {
             + "' implements neither RewardFunction nor RewardFunctionProvider");
   }
 
+  /**
+   * The message for a class name that does not load: with {@code path}, that it is not in that
+   * code, the classes it holds and the nearest name.
+   */
+  private String notFound(String className) {
+    if (code == null) {
+      return "custom_reward_function.class: class '"
+          + className
+          + "' not found on the class path (give its code with custom_reward_function.path)";
+    }
+    return "custom_reward_function.class: class '" + className + "'" + inCode(className);
+  }
+
+  /** "not found in PATH; did you mean 'N'? (classes there: [...])" for a name not in the code. */
+  private String inCode(String className) {
+    List<String> names = code.classNames();
+    String nearest = ClassNames.nearest(className, names);
+    return " not found in "
+        + codePath
+        + (nearest == null ? "" : "; did you mean '" + nearest + "'?")
+        + " (classes there: "
+        + (names.size() > 10 ? names.subList(0, 10) + " ..." : names)
+        + ")";
+  }
+
   private static RewardFunction instantiateFunction(Class<?> cls, Map<String, Object> kw)
       throws ReflectiveOperationException {
     for (Constructor<?> c : cls.getConstructors()) {
@@ -165,6 +208,18 @@ public final class RewardRegistry {
       if (params.length == 1 && params[0] == Map.class) {
         return (RewardFunction) c.newInstance(kw);
       }
+    }
+    if (!kw.isEmpty() && perRewardSections(kw)) {
+      // {gsm8k: {method: flexible}} configures the data-source dispatcher's rewards (a recipe
+      // such as recipes/README's sums-grpo.yaml), not a function that takes no arguments.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "custom_reward_function.reward_kwargs "
+              + kw.keySet()
+              + " not passed to "
+              + cls.getName()
+              + ": it has no (Map) constructor; using its no-arg constructor");
+      kw = Map.of();
     }
     if (!kw.isEmpty()) {
       throw new RewardConfigException(
@@ -179,8 +234,13 @@ public final class RewardRegistry {
       throw new RewardConfigException(
           "custom_reward_function.class: "
               + cls.getName()
-              + " needs a public no-arg or (java.util.Map) constructor",
+              + " needs a public no-arg or (java.util.Map) constructor (and a public class)",
           e);
     }
+  }
+
+  /** Whether every kwarg is a section of its own (a map), as the dispatcher's per-reward form. */
+  private static boolean perRewardSections(Map<String, Object> kw) {
+    return kw.values().stream().allMatch(v -> v instanceof Map);
   }
 }

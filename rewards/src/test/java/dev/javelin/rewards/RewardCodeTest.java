@@ -86,6 +86,54 @@ class RewardCodeTest {
   }
 
   @Test
+  void compileErrorsShowJavacsWholeDiagnostic() throws IOException {
+    Path src =
+        source("Sym.java", "public class Sym {\n  int f() {\n    return undefinedThing;\n  }\n}\n");
+    String m =
+        assertThrows(RewardConfigException.class, () -> RewardCode.open(src.toString()))
+            .getMessage();
+    assertTrue(m.contains(src + ":3: cannot find symbol"), m);
+    assertTrue(m.contains("symbol:   variable undefinedThing"), m);
+    assertTrue(m.contains("location: class Sym"), m);
+    assertTrue(m.contains("    return undefinedThing;\n           ^"), m);
+  }
+
+  @Test
+  void aMisspeltClassInAPathFileNamesTheFileAndTheNearestClass() throws IOException {
+    String path = source("LengthPenalty.java", LENGTH_PENALTY).toString();
+    RewardSpec byClass = new RewardSpec(path, "com.example.LenghtPenalty", null, null);
+    String m =
+        assertThrows(
+                RewardConfigException.class, () -> RewardRegistry.forSpec(byClass).resolve(byClass))
+            .getMessage();
+    assertTrue(m.contains("class 'com.example.LenghtPenalty' not found in " + path), m);
+    assertTrue(m.contains("did you mean 'com.example.LengthPenalty'?"), m);
+    RewardSpec byName = new RewardSpec(path, null, "LengthPenalty", null);
+    String n =
+        assertThrows(
+                RewardConfigException.class, () -> RewardRegistry.forSpec(byName).resolve(byName))
+            .getMessage();
+    assertTrue(n.contains("did you mean 'com.example.LengthPenalty'?"), n);
+  }
+
+  @Test
+  void aNoArgRewardBesideTheDispatchersKwargsIsMadeWithItsNoArgConstructor() throws IOException {
+    String path =
+        source(
+                "Ones.java",
+                "import dev.javelin.rewards.*;\n"
+                    + "public class Ones implements RewardFunction {\n"
+                    + "  public String name() { return \"ones\"; }\n"
+                    + "  public RewardResult score(RewardInput in) { return RewardResult.of(1); }\n"
+                    + "}\n")
+            .toString();
+    // recipes/README's sums-grpo.yaml keeps {gsm8k: {method: flexible}} for the dispatcher
+    Map<String, Object> dispatcherKwargs = Map.of("gsm8k", Map.of("method", "flexible"));
+    assertEquals(1.0, score(new RewardSpec(path, "Ones", null, dispatcherKwargs), "x"));
+    assertEquals(1.0, score(new RewardSpec(path, null, "Ones", Map.of()), "x"));
+  }
+
+  @Test
   void classesFolderAndJarWithARegisteredProvider() throws IOException {
     Path classes = RewardCode.open(source("LengthPenalty.java", LENGTH_PENALTY).toString()).root();
     Path dir = tmp.resolve("classes");

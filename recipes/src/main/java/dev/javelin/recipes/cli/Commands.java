@@ -1,25 +1,19 @@
 package dev.javelin.recipes.cli;
 
+import dev.javelin.recipes.api.GrpoRun;
+import dev.javelin.recipes.api.RunSpec;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
-import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
-import dev.javelin.recipes.driver.ResumeCheck;
-import dev.javelin.recipes.driver.RunCheckpoints;
-import dev.javelin.recipes.driver.RunParts;
+import dev.javelin.recipes.driver.RunLoop;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.SftRunner;
-import dev.javelin.recipes.driver.StepListener;
 import dev.javelin.recipes.driver.StopSignal;
 import dev.javelin.recipes.driver.Validator;
-import dev.javelin.recipes.metrics.ConsoleProgress;
-import dev.javelin.recipes.metrics.MetricsJsonl;
-import dev.javelin.recipes.metrics.MetricsLoggers;
-import dev.javelin.recipes.ray.RunRegistryReporter;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.report.RunReport;
 import dev.javelin.recipes.task.TaskData;
@@ -55,60 +49,18 @@ public final class Commands {
     this.env = Map.copyOf(env);
   }
 
-  /** {@code javelin run}: GRPO, after the recipe's warm-up when its checkpoint is missing. */
+  /**
+   * {@code javelin run}: GRPO through the Java API ({@link GrpoRun}), after the recipe's warm-up
+   * when its checkpoint is missing.
+   */
   public RunSummary run(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
-    recipe.settings().noEffectNotes().forEach(out::println);
     recipe.checkTrainable();
     Optional<RunSummary> interruptedWarmUp = warmUpIfNeeded(recipe, overrides);
     if (interruptedWarmUp.isPresent()) {
       return interruptedWarmUp.get(); // Ctrl-C during the warm-up ends the command there
     }
-    TaskData task = TaskLoader.load(recipe);
-    int total = totalSteps(recipe, task, "prompts", " (see the warnings above for skipped rows)");
-    RunCheckpoints.refuseToOverwrite(recipe);
-    ResumeCheck.refuseForeignModel(recipe);
-    Path dir = prepareRunDir(recipe);
-    out.printf(
-        Locale.ROOT,
-        "javelin run %s: %d train / %d val prompts, %d steps, %d samplers, run dir %s%n",
-        recipeArg,
-        task.train().size(),
-        task.val().size(),
-        total,
-        recipe.trainer().samplers(),
-        dir);
-    return loop(
-        recipe,
-        task,
-        total,
-        dir,
-        0,
-        (parts, stop, toLoggers) -> {
-          GrpoDriver driver = new GrpoDriver(parts).addListener(toLoggers);
-          try {
-            return RunRegistryReporter.forRun(recipe).run(driver, stop);
-          } finally {
-            writeReport(dir); // also for a failed run: its curves up to the failure
-          }
-        });
-  }
-
-  private static MetricsLoggers.Run loggerRun(
-      RecipeConfig recipe, Path dir, Map<String, String> env) {
-    Map<String, String> params = new TreeMap<>();
-    recipe.settings().asMap().forEach((k, v) -> params.put(k, String.valueOf(v)));
-    return new MetricsLoggers.Run(
-        dir, recipe.trainer().projectName(), recipe.trainer().experimentName(), params, env);
-  }
-
-  /** Writes the run's report.html; a failure to write it is reported, never thrown. */
-  private void writeReport(Path dir) {
-    try {
-      out.println("report: " + RunReport.write(dir).toAbsolutePath());
-    } catch (IOException | UncheckedIOException e) {
-      out.println("report: could not write " + dir.resolve("report.html") + " (" + e + ")");
-    }
+    return GrpoRun.run(new RunSpec(recipe, null, List.of(), out, env, recipeArg)).summary();
   }
 
   /** {@code javelin report <run dir>}: (re)writes the run's report.html. */
@@ -133,8 +85,8 @@ public final class Commands {
   public RunSummary sft(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
     TaskData task = TaskLoader.load(recipe);
-    int total = totalSteps(recipe, task, "examples", "");
-    Path dir = prepareRunDir(recipe);
+    int total = RunLoop.totalSteps(recipe, task, "examples", "");
+    Path dir = RunLoop.prepareRunDir(recipe);
     out.printf(
         Locale.ROOT,
         "javelin sft %s: %d examples, %d steps, model -> %s%n",
@@ -142,85 +94,16 @@ public final class Commands {
         task.train().size(),
         total,
         SftRunner.outputDir(recipe));
-    return loop(
-        recipe,
-        task,
-        total,
-        dir,
-        1,
-        (parts, stop, toLoggers) -> new SftRunner(parts).addListener(toLoggers).run(stop));
-  }
-
-  /**
-   * A training loop over the pieces {@link #loop} opens for it; {@code toLoggers} passes every
-   * logged step to the recipe's trainer.logger backends.
-   */
-  private interface Loop {
-    RunSummary run(RunParts parts, StopSignal stop, StepListener toLoggers);
-  }
-
-  /**
-   * Opens scoring, workers, metrics.jsonl and the trainer.logger backends, runs {@code body} with a
-   * progress bar counting from {@code firstStep}, prints its summary. The backends are finished as
-   * failed when {@code body} throws.
-   */
-  private RunSummary loop(
-      RecipeConfig recipe, TaskData task, int total, Path dir, int firstStep, Loop body) {
-    checkMemory(recipe, MemoryBudget.of(ModelInit.config(recipe), recipe));
-    StopSignal stop = StopSignal.onInterrupt();
-    try (Scoring scoring = new Scoring(recipe, task.tokenizer()); // reward errors before workers
-        Workers workers = Workers.start(recipe, total);
-        MetricsJsonl metrics = new MetricsJsonl(dir.resolve("metrics.jsonl"))) {
-      // Written once the reward, data and workers are up: a run that fails at start-up leaves
-      // the previous attempt's recipe.yaml alone (each checkpoint also keeps its own copy).
-      writeRecipe(recipe, dir);
-      RunParts parts =
-          new RunParts(
-              recipe,
-              task,
-              workers.trainer(),
-              workers.samplers(),
-              scoring,
-              metrics,
-              ConsoleProgress.stdout(firstStep));
-      RunSummary summary;
-      try (MetricsLoggers loggers =
-          MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
-        summary = body.run(parts, stop, (step, steps, m) -> loggers.log(step, m));
-        loggers.finish(false);
-      }
-      out.println(summary.render());
-      return summary;
-    } finally {
-      stop.finished();
-    }
-  }
-
-  /**
-   * Prints the memory estimate and, when everything runs in this JVM, refuses a heap it does not
-   * fit before any worker starts (naming JAVELIN_HEAP).
-   */
-  private void checkMemory(RecipeConfig recipe, MemoryBudget budget) {
-    out.println(budget.describe());
-    if (!recipe.trainer().ray().equals("cluster")) {
-      budget.check(Runtime.getRuntime().maxMemory());
-    }
-  }
-
-  /** The run's steps; fails when the task has fewer usable rows than one batch. */
-  private static int totalSteps(RecipeConfig recipe, TaskData task, String rows, String hint) {
-    int batch = recipe.data().trainBatchSize();
-    if (task.train().size() < batch) {
-      throw new ConfigException(
-          "recipe key 'data.train_batch_size': only "
-              + task.train().size()
-              + " usable training "
-              + rows
-              + " for batches of "
-              + batch
-              + hint);
-    }
-    return recipe.totalSteps(task.train().size() / batch);
+    return new RunLoop(out, env)
+        .run(
+            recipe,
+            task,
+            null,
+            total,
+            dir,
+            1,
+            StopSignal.onInterrupt(),
+            (parts, stop, toLoggers) -> new SftRunner(parts).addListener(toLoggers).run(stop));
   }
 
   /** {@code javelin eval}: validation of a recipe's model, or of a checkpoint directory. */
@@ -231,7 +114,9 @@ public final class Commands {
       throw new ConfigException("recipe key 'data.val_files': eval needs validation prompts");
     }
     out.printf(Locale.ROOT, "javelin eval %s: %d prompts%n", target, task.val().size());
-    checkMemory(recipe, MemoryBudget.forEval(ModelInit.config(recipe), recipe, task.val().size()));
+    new RunLoop(out, env)
+        .checkMemory(
+            recipe, MemoryBudget.forEval(ModelInit.config(recipe), recipe, task.val().size()));
     boolean cluster = recipe.trainer().ray().equals("cluster");
     try (Scoring scoring = new Scoring(recipe, task.tokenizer());
         Workers workers = cluster ? Workers.start(recipe, 1) : Workers.startSamplers(recipe)) {
@@ -357,19 +242,5 @@ public final class Commands {
     return path != null
         && recipe.model().warmupRecipe() != null
         && !Files.isRegularFile(Path.of(path, "config.json"));
-  }
-
-  private static Path prepareRunDir(RecipeConfig recipe) {
-    Path dir = recipe.trainer().defaultLocalDir();
-    new Checkpointer(dir, 0).requireWritable(); // creates it; one line naming it when it cannot
-    return dir;
-  }
-
-  private static void writeRecipe(RecipeConfig recipe, Path dir) {
-    try {
-      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + dir.resolve("recipe.yaml"), e);
-    }
   }
 }

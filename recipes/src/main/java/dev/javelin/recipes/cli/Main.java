@@ -36,6 +36,8 @@ public final class Main {
                                     write an HF directory transformers loads (weights, tokenizer);
                                     --merge folds a PEFT LoRA adapter into the weights
         submit <recipe>             run it as a Ray job on a cluster, following its logs until it ends
+        submit --jar JAR --main CLASS [args]
+                                    run your own main class (JAR shipped with Javelin's) as the job's driver
         jobs list|logs <id>|stop <id>   the cluster's jobs
         status                      live step, reward and throughput of the cluster's runs
         heap run|sft|eval <recipe> [key=value ...]

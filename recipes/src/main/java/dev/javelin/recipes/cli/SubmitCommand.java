@@ -10,6 +10,7 @@ import dev.javelin.recipes.jobs.JobPlan;
 import dev.javelin.recipes.jobs.JobStatus;
 import dev.javelin.recipes.jobs.JobSubmitter;
 import dev.javelin.recipes.jobs.JobsClient;
+import dev.javelin.recipes.jobs.UserMainJob;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,8 @@ import java.util.Map;
  * {@code javelin submit [--address URL] [--no-wait] [--print-ray-command] <recipe> [key=value
  * ...]}: checks the recipe here, uploads this JVM's class path and the recipe as the job's runtime
  * env, submits {@code javelin run <recipe> trainer.ray=cluster ...} as a Ray job, and follows it.
+ * With {@code --jar my-job.jar --main com.me.MyJob [args]} the job runs the user's main class as
+ * its driver instead ({@link UserMainJob}).
  */
 final class SubmitCommand {
   static final String DEFAULT_DASHBOARD = "http://127.0.0.1:8265";
@@ -41,21 +44,35 @@ final class SubmitCommand {
     String address = options.option("--address", DEFAULT_DASHBOARD);
     boolean noWait = options.flag("--no-wait");
     boolean printRay = options.flag("--print-ray-command");
+    String jar = options.option("--jar", null);
+    String mainClass = options.option("--main", null);
     List<String> args =
         options.positional(
-            "--address URL, --no-wait, --print-ray-command, --samplers N, --device SPEC",
+            "--address URL, --no-wait, --print-ray-command, --samplers N, --device SPEC,"
+                + " --jar JAR --main CLASS",
             "--samplers",
             "--device");
-    if (args.isEmpty()) {
+    if ((jar == null) != (mainClass == null)) {
+      throw new ConfigException(
+          "submit: --jar and --main go together, e.g. javelin submit --jar my-job.jar --main"
+              + " com.me.MyJob");
+    }
+    if (jar == null && args.isEmpty()) {
       throw new ConfigException(
           "submit needs a recipe, e.g. javelin submit recipes/arith-grpo.yaml");
     }
     JobsClient client = JobsCommand.client(address);
-    List<String> overrides =
-        clusterOverrides(args.get(0), Main.overrides(args.subList(1, args.size())));
-    err.println("javelin: Ray " + client.rayVersion() + " at " + client.base());
     long t0 = System.nanoTime();
-    JobPlan plan = plan(args.get(0), overrides);
+    JobPlan plan;
+    if (jar != null) {
+      plan = UserMainJob.plan(Path.of(jar), mainClass, args, passedEnv());
+      err.println("javelin: Ray " + client.rayVersion() + " at " + client.base());
+    } else {
+      List<String> overrides =
+          clusterOverrides(args.get(0), Main.overrides(args.subList(1, args.size())));
+      err.println("javelin: Ray " + client.rayVersion() + " at " + client.base());
+      plan = plan(args.get(0), overrides);
+    }
     err.printf(
         Locale.ROOT,
         "javelin: packaged the class path as %d packages (%.1f MiB) in %.1f s%n",
@@ -129,6 +146,19 @@ final class SubmitCommand {
     return all;
   }
 
+  /** The job's environment: the submitter's directory and the heap sizes set here. */
+  private static Map<String, String> passedEnv() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("JAVELIN_JOB_CWD", Path.of("").toAbsolutePath().toString());
+    for (String name : PASSED_ENV) {
+      String v = System.getenv(name);
+      if (v != null && !v.isBlank()) {
+        env.put(name, v);
+      }
+    }
+    return env;
+  }
+
   /** The job: this JVM's class path and the recipe, running {@code javelin run}. */
   static JobPlan plan(String recipeArg, List<String> checkedOverrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, checkedOverrides);
@@ -139,14 +169,7 @@ final class SubmitCommand {
       // The reward's code travels in the bundle (on the job's class path); the local path does not.
       cli.add("custom_reward_function.path=");
     }
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put("JAVELIN_JOB_CWD", Path.of("").toAbsolutePath().toString());
-    for (String name : PASSED_ENV) {
-      String v = System.getenv(name);
-      if (v != null && !v.isBlank()) {
-        env.put(name, v);
-      }
-    }
+    Map<String, String> env = passedEnv();
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("javelin_recipe", recipeArg);
     meta.put("javelin_experiment", recipe.trainer().experimentName());

@@ -40,6 +40,29 @@ public final class Recipes {
     return RecipeConfig.from(settings(recipe, overrides));
   }
 
+  /**
+   * Loads and validates a recipe made of overrides alone ({@code source} names it in messages):
+   * every key not set takes its default, as in an empty recipe file.
+   */
+  public static RecipeConfig loadOverrides(String source, List<String> overrides) {
+    return RecipeConfig.from(
+        new RecipeLoader(RecipeSchema.schema()).loadString("", source, overrides));
+  }
+
+  /**
+   * The {@code key=value} override that sets {@code key} to {@code value} (a string, number,
+   * boolean, list or map), the value written as one line of YAML so that it reads back as it is (a
+   * string that looks like a number stays a string).
+   */
+  public static String override(String key, Object value) {
+    DumpSettings settings =
+        DumpSettings.builder()
+            .setDefaultFlowStyle(FlowStyle.FLOW)
+            .setWidth(Integer.MAX_VALUE)
+            .build();
+    return key + "=" + new Dump(settings).dumpToString(value).strip();
+  }
+
   /** Loads {@code recipe} with overrides into settings, without building the records. */
   public static Settings settings(String recipe, List<String> overrides) {
     RecipeLoader loader = new RecipeLoader(RecipeSchema.schema());

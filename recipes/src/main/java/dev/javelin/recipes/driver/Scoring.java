@@ -26,15 +26,26 @@ public final class Scoring implements AutoCloseable {
 
   /** Resolves the recipe's {@code custom_reward_function}. */
   public Scoring(RecipeConfig recipe, Tokenizer tokenizer) {
+    this(recipe, null, tokenizer);
+  }
+
+  /**
+   * Scores with {@code reward} (a function built in code), or with the recipe's {@code
+   * custom_reward_function} when it is null; the recipe's {@code reward.timeout_s} applies to both.
+   */
+  public Scoring(RecipeConfig recipe, RewardFunction reward, Tokenizer tokenizer) {
     this.tokenizer = tokenizer;
-    RewardFunction fn;
+    RewardFunction fn = reward == null ? resolve(recipe) : reward;
+    this.scorer =
+        new RewardScorer(fn, RewardScorerConfig.defaults().withTimeout(recipe.rewardTimeout()));
+  }
+
+  private static RewardFunction resolve(RecipeConfig recipe) {
     try {
-      fn = RewardRegistry.forSpec(recipe.reward()).resolve(recipe.reward());
+      return RewardRegistry.forSpec(recipe.reward()).resolve(recipe.reward());
     } catch (RewardConfigException e) {
       throw new ConfigException(e.getMessage(), e);
     }
-    this.scorer =
-        new RewardScorer(fn, RewardScorerConfig.defaults().withTimeout(recipe.rewardTimeout()));
   }
 
   /** The decoded text of a response, special tokens dropped. */

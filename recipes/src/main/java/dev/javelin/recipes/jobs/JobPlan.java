@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * dev.javelin.recipes.cli.Main} inside the job, and the entrypoint's environment.
  *
  * @param bundle the packages
- * @param cliArgs e.g. {@code run recipe/my.yaml trainer.ray=cluster k=v}
+ * @param cliArgs e.g. {@code run recipe/my.yaml trainer.ray=cluster k=v}; the arguments of the
+ *     user's main class for a {@link UserMainJob}
  * @param envVars extra environment (heap sizes); the launcher's {@code JAVELIN_JOB_JARS} is added
  * @param metadata labels shown by {@code jobs list}
  */
@@ -27,7 +28,7 @@ public record JobPlan(
   public JobPlan {
     Objects.requireNonNull(bundle, "bundle");
     cliArgs = List.copyOf(cliArgs);
-    if (cliArgs.isEmpty()) {
+    if (cliArgs.isEmpty() && !envVars.containsKey(UserMainJob.MAIN_ENV)) {
       throw new IllegalArgumentException("cliArgs: empty");
     }
     envVars = Map.copyOf(envVars);

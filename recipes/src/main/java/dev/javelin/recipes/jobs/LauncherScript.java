@@ -22,6 +22,7 @@ final class LauncherScript {
       #!/bin/sh
       # Runs the Javelin CLI inside a Ray job (written by `javelin submit`; see LauncherScript.java).
       #   sh bin/javelin-job.sh run <recipe> [key=value ...]
+      # (or, with JAVELIN_JOB_MAIN set, that main class of the user's jar with these arguments)
       # Env: JAVELIN_JOB_JARS (the java_jars package folders, set in the job's runtime env),
       # JAVELIN_JOB_CWD (the submitter's directory), JAVELIN_RAY_JAR (default: the ray_dist.jar of
       # the Ray that runs this job), JAVELIN_HEAP (4g).
@@ -72,7 +73,7 @@ final class LauncherScript {
       fi
       exec java @OPENS@ \\
         -Xmx"${JAVELIN_HEAP:-4g}" -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \\
-        -cp "$jar$cp" dev.javelin.recipes.cli.Main "$@"
+        -cp "$jar$cp" "${JAVELIN_JOB_MAIN:-dev.javelin.recipes.cli.Main}" "$@"
       """
           .replace("@OPENS@", JvmOpens.inline());
 

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.ray;
 
+import dev.javelin.recipes.config.ConfigException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,6 +40,32 @@ public final class JvmOpens {
           .append("=ALL-UNNAMED");
     }
     return b.toString();
+  }
+
+  /** The same list as a jar manifest's {@code Add-Opens} value, for {@code java -jar}. */
+  public static String manifestValue() {
+    return String.join(" ", packages().stream().map(p -> "java.base/" + p).toList());
+  }
+
+  /**
+   * Fails with one line that gives the flags when this JVM lacks one of them: without them Ray
+   * fails deep in its serializer with a long InaccessibleObjectException.
+   */
+  public static void requireOpen() {
+    Module javelin = JvmOpens.class.getModule();
+    Module base = Object.class.getModule();
+    for (String p : packages()) {
+      if (!base.isOpen(p, javelin)) {
+        throw new ConfigException(
+            "this JVM lacks the --add-opens flags Ray needs (java.base/"
+                + p
+                + " is not open): start java with `"
+                + inline()
+                + "`, or for java -jar put `Add-Opens: "
+                + manifestValue()
+                + "` in the jar's manifest (README.md, Use from Java)");
+      }
+    }
   }
 
   /** The opened {@code java.base} packages, in file order. */

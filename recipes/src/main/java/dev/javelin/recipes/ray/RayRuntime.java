@@ -34,6 +34,7 @@ public final class RayRuntime {
     if (Ray.isInitialized()) {
       return false;
     }
+    JvmOpens.requireOpen();
     if (trainer.ray().equals("cluster")) {
       String address = address(trainer);
       requireReachable(address);
@@ -54,6 +55,16 @@ public final class RayRuntime {
       LOG.info("Ray started in local mode (one JVM)");
     }
     return true;
+  }
+
+  /**
+   * Ends the Ray runtime of this JVM (local mode's worker threads, or the driver's connection), so
+   * that a program's JVM can exit once it is done with every run; a later run starts it again.
+   */
+  public static void shutdown() {
+    if (Ray.isInitialized()) {
+      Ray.shutdown();
+    }
   }
 
   /**

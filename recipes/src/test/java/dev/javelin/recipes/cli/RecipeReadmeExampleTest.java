@@ -46,4 +46,37 @@ class RecipeReadmeExampleTest {
     String metrics = Files.readString(dir.resolve("run/metrics.jsonl"));
     assertTrue(metrics.contains("\"val-core/openai/gsm8k/acc/mean@1\""), metrics);
   }
+
+  @Test
+  void theSameRecipeWithACustomRewardWithoutKwargs(@TempDir Path dir) throws Exception {
+    String readme = Files.readString(README);
+    Files.writeString(dir.resolve("sums.jsonl"), block(readme, "jsonl"));
+    String yaml =
+        block(readme, "yaml").replace("[sums.jsonl]", "[" + dir.resolve("sums.jsonl") + "]");
+    Path recipe = Files.writeString(dir.resolve("sums-grpo.yaml"), yaml);
+    Path reward =
+        Files.writeString(
+            dir.resolve("Ones.java"),
+            "import dev.javelin.rewards.*;\n"
+                + "public class Ones implements RewardFunction {\n"
+                + "  public String name() { return \"ones\"; }\n"
+                + "  public RewardResult score(RewardInput in) { return RewardResult.of(1); }\n"
+                + "}\n");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            new String[] {
+              "run",
+              recipe.toString(),
+              "custom_reward_function.path=" + reward,
+              "custom_reward_function.name=Ones",
+              "trainer.default_local_dir=" + dir.resolve("run")
+            },
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, printed);
+    assertTrue(printed.contains("finished after step 2 in "), printed);
+    assertTrue(printed.contains("; last-step reward 1.000"), printed);
+  }
 }

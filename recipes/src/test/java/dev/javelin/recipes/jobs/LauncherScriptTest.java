@@ -52,6 +52,25 @@ class LauncherScriptTest {
   }
 
   @Test
+  void runsTheUsersMainClassWhenTheJobNamesOne() throws Exception {
+    Path rayJar = Files.writeString(tmp.resolve("ray_dist.jar"), "r");
+    Result r =
+        launch(
+            Map.of(
+                "JAVELIN_JOB_JARS",
+                "_ray_pkg_aa",
+                "JAVELIN_RAY_JAR",
+                rayJar.toString(),
+                UserMainJob.MAIN_ENV,
+                "com.me.MyJob"),
+            "out/dir",
+            "--steps=2");
+    assertEquals(0, r.code(), r.output());
+    assertTrue(r.output().contains("/_ray_pkg_aa/* com.me.MyJob out/dir --steps=2"), r.output());
+    assertTrue(r.output().contains("--add-opens java.base/java.lang=ALL-UNNAMED"), r.output());
+  }
+
+  @Test
   void runsMainWithRaysJarFirstThenEveryJobPackage() throws Exception {
     Path rayJar = Files.writeString(tmp.resolve("ray_dist.jar"), "r");
     Result r =
