@@ -7,19 +7,22 @@ import dev.javelin.backend.graph.Node;
 import java.util.List;
 
 /**
- * The Llama/Qwen2 decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(
- * rope(q(n1 h)), rope(k(n1 h)), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
- * {@code norm(h) W_head^T}. Attention is causal grouped-query attention with an additive bias that
- * carries the causal and padding masks.
+ * The decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(rope(qn(q(n1
+ * h))), rope(kn(k(n1 h))), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
+ * {@code norm(h) W_head^T}. The {@link Architecture}'s {@link Architecture.Block} says which parts
+ * a block has (qn, kn: per-head q/k RMSNorm). Attention is causal grouped-query attention with an
+ * additive bias that carries the causal and padding masks.
  */
 public final class DecoderModel {
   /** Added to masked attention scores; exp underflows to exactly 0 in f32. */
   static final double MASKED = -1e9;
 
   private final ModelConfig c;
+  private final Architecture.Block block;
 
   public DecoderModel(ModelConfig config) {
     this.c = config;
+    this.block = config.architecture().block();
   }
 
   public ModelConfig config() {
@@ -92,8 +95,8 @@ public final class DecoderModel {
   private Node attentionBlock(
       GraphBuilder g, ModelWeights w, int i, Node x, Node cos, Node sin, Attention layout) {
     int t = x.shape().dim(1);
-    Node q = project(g, w, i, "q_proj", x, c.heads(), t); // (B, T, H, Dh)
-    Node k = project(g, w, i, "k_proj", x, c.kvHeads(), t); // (B, T, Hkv, Dh)
+    Node q = headNorm(g, w, i, "q_norm", project(g, w, i, "q_proj", x, c.heads(), t)); // B,T,H,Dh
+    Node k = headNorm(g, w, i, "k_norm", project(g, w, i, "k_proj", x, c.kvHeads(), t));
     Node v = project(g, w, i, "v_proj", x, c.kvHeads(), t);
     Node out = layout.attend(g, i, rotate(g, q, cos, sin), rotate(g, k, cos, sin), v); // (B,T,HDh)
     return w.linear(g, i, "self_attn.o_proj", out);
@@ -103,6 +106,13 @@ public final class DecoderModel {
       GraphBuilder g, ModelWeights w, int i, String proj, Node x, int heads, int t) {
     Node y = w.linear(g, i, "self_attn." + proj, x);
     return g.reshape(y, x.shape().dim(0), t, heads, c.headDim());
+  }
+
+  /** Per-head RMSNorm over Dh of (B, T, heads, Dh) where the block has one (Qwen3), else x. */
+  private Node headNorm(GraphBuilder g, ModelWeights w, int i, String norm, Node x) {
+    return block.qkNorm()
+        ? NeuralOps.rmsNorm(g, x, w.layer(i, "self_attn." + norm + ".weight"), c.rmsNormEps())
+        : x;
   }
 
   /**
