@@ -18,19 +18,25 @@ public sealed interface Architecture permits LlamaFamily, Qwen3Family {
   /** The Hugging Face class written to {@code architectures} (what AutoModel instantiates). */
   String hfClass();
 
-  /** llama.cpp's {@code general.architecture}. */
-  String ggufArchitecture();
+  /** llama.cpp's {@code general.architecture} (the {@code model_type} unless it differs). */
+  default String ggufArchitecture() {
+    return modelType();
+  }
 
   /** llama.cpp's converter interleaves the rotary pairs of q/k rows (Llama), to be undone. */
   default boolean ggufPermutesRotary() {
     return false;
   }
 
-  /** {@code attention_bias} when a config.json does not state it. */
-  boolean impliedQkvBias();
+  /** {@code attention_bias} when a config.json does not state it (transformers' default). */
+  default boolean impliedQkvBias() {
+    return false;
+  }
 
-  /** {@code tie_word_embeddings} when a config.json does not state it. */
-  boolean impliedTiedHead();
+  /** {@code tie_word_embeddings} when a config.json does not state it (transformers' default). */
+  default boolean impliedTiedHead() {
+    return false;
+  }
 
   /** How a block is put together from the parts {@link DecoderModel} has. */
   Block block();

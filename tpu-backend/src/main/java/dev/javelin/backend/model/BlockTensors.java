@@ -14,9 +14,22 @@ import java.util.List;
 final class BlockTensors {
   private BlockTensors() {}
 
+  // Module paths inside a block (HF names less model.layers.{i}. and .weight/.bias).
+  static final String INPUT_NORM = "input_layernorm";
+  static final String POST_ATTENTION_NORM = "post_attention_layernorm";
+  static final String Q_PROJ = "self_attn.q_proj";
+  static final String K_PROJ = "self_attn.k_proj";
+  static final String V_PROJ = "self_attn.v_proj";
+  static final String O_PROJ = "self_attn.o_proj";
+  static final String Q_NORM = "self_attn.q_norm";
+  static final String K_NORM = "self_attn.k_norm";
+  static final String GATE_PROJ = "mlp.gate_proj";
+  static final String UP_PROJ = "mlp.up_proj";
+  static final String DOWN_PROJ = "mlp.down_proj";
+
   /** An RMSNorm scale of width {@code size}. */
-  static LayerTensor norm(String suffix, int size, String gguf) {
-    return new LayerTensor(suffix, Shape.of(size), gguf, TpSplit.NONE, null);
+  static LayerTensor norm(String path, int size, String gguf) {
+    return new LayerTensor(path + ".weight", Shape.of(size), gguf + ".weight", TpSplit.NONE, null);
   }
 
   /** q/k/v weights, their biases when the config has them, then {@code between}, then o. */
@@ -25,24 +38,23 @@ final class BlockTensors {
     int q = c.heads() * c.headDim();
     int kv = c.kvHeads() * c.headDim();
     List<LayerTensor> out = new ArrayList<>();
-    out.add(column("self_attn", "q_proj", "attn_q", q, d));
-    out.add(column("self_attn", "k_proj", "attn_k", kv, d));
-    out.add(column("self_attn", "v_proj", "attn_v", kv, d));
+    out.add(linear(Q_PROJ, "attn_q", q, d, TpSplit.COLUMN));
+    out.add(linear(K_PROJ, "attn_k", kv, d, TpSplit.COLUMN));
+    out.add(linear(V_PROJ, "attn_v", kv, d, TpSplit.COLUMN));
     if (c.qkvBias()) {
-      out.add(bias("q_proj", "attn_q", q));
-      out.add(bias("k_proj", "attn_k", kv));
-      out.add(bias("v_proj", "attn_v", kv));
+      out.add(bias(Q_PROJ, "attn_q", q));
+      out.add(bias(K_PROJ, "attn_k", kv));
+      out.add(bias(V_PROJ, "attn_v", kv));
     }
     out.addAll(between);
-    out.add(linear("self_attn", "o_proj", "attn_output", d, q, TpSplit.ROW));
+    out.add(linear(O_PROJ, "attn_output", d, q, TpSplit.ROW));
     return out;
   }
 
   /** Per-head RMSNorm scales of queries and keys (width Dh). */
   static List<LayerTensor> qkNorms(ModelConfig c) {
     return List.of(
-        norm("self_attn.q_norm.weight", c.headDim(), "attn_q_norm.weight"),
-        norm("self_attn.k_norm.weight", c.headDim(), "attn_k_norm.weight"));
+        norm(Q_NORM, c.headDim(), "attn_q_norm"), norm(K_NORM, c.headDim(), "attn_k_norm"));
   }
 
   /** The gated MLP: gate and up (F, D), down (D, F). */
@@ -50,33 +62,28 @@ final class BlockTensors {
     int d = c.hidden();
     int f = c.intermediate();
     return List.of(
-        column("mlp", "gate_proj", "ffn_gate", f, d),
-        column("mlp", "up_proj", "ffn_up", f, d),
-        linear("mlp", "down_proj", "ffn_down", d, f, TpSplit.ROW));
+        linear(GATE_PROJ, "ffn_gate", f, d, TpSplit.COLUMN),
+        linear(UP_PROJ, "ffn_up", f, d, TpSplit.COLUMN),
+        linear(DOWN_PROJ, "ffn_down", d, f, TpSplit.ROW));
   }
 
   /** The pre-norm Llama block: norm, attention ({@code between} before o), norm, gated MLP. */
   static List<LayerTensor> preNormBlock(ModelConfig c, List<LayerTensor> between) {
     List<LayerTensor> out = new ArrayList<>();
-    out.add(norm("input_layernorm.weight", c.hidden(), "attn_norm.weight"));
+    out.add(norm(INPUT_NORM, c.hidden(), "attn_norm"));
     out.addAll(attention(c, between));
-    out.add(norm("post_attention_layernorm.weight", c.hidden(), "ffn_norm.weight"));
+    out.add(norm(POST_ATTENTION_NORM, c.hidden(), "ffn_norm"));
     out.addAll(gatedMlp(c));
     return List.copyOf(out);
   }
 
-  private static LayerTensor column(String part, String module, String gguf, int out, int in) {
-    return linear(part, module, gguf, out, in, TpSplit.COLUMN);
+  /** An {@code nn.Linear} weight (out, in); its PEFT module name is the path's last part. */
+  private static LayerTensor linear(String path, String gguf, int out, int in, TpSplit tp) {
+    String module = path.substring(path.lastIndexOf('.') + 1);
+    return new LayerTensor(path + ".weight", Shape.of(out, in), gguf + ".weight", tp, module);
   }
 
-  private static LayerTensor linear(
-      String part, String module, String gguf, int out, int in, TpSplit tp) {
-    return new LayerTensor(
-        part + "." + module + ".weight", Shape.of(out, in), gguf + ".weight", tp, module);
-  }
-
-  private static LayerTensor bias(String module, String gguf, int size) {
-    return new LayerTensor(
-        "self_attn." + module + ".bias", Shape.of(size), gguf + ".bias", TpSplit.COLUMN, null);
+  private static LayerTensor bias(String path, String gguf, int size) {
+    return new LayerTensor(path + ".bias", Shape.of(size), gguf + ".bias", TpSplit.COLUMN, null);
   }
 }

@@ -33,11 +33,6 @@ public enum LlamaFamily implements Architecture {
   }
 
   @Override
-  public String ggufArchitecture() {
-    return modelType;
-  }
-
-  @Override
   public boolean ggufPermutesRotary() {
     return !qwen; // llama.cpp's convert_hf_to_gguf permutes q/k for Llama only
   }

@@ -21,21 +21,6 @@ public enum Qwen3Family implements Architecture {
   }
 
   @Override
-  public String ggufArchitecture() {
-    return "qwen3";
-  }
-
-  @Override
-  public boolean impliedQkvBias() {
-    return false;
-  }
-
-  @Override
-  public boolean impliedTiedHead() {
-    return false;
-  }
-
-  @Override
   public Block block() {
     return new Block(true);
   }
