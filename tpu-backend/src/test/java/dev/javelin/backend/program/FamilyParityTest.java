@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
-import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.runtime.PolicyModel;
-import dev.javelin.backend.testing.RelError;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FamilyParityTest {
   private static final double TOL = 1e-5;
 
+  /** The fixture's prompt length (tools/hf_fixtures.py PROMPT_LEN). */
+  private static final int PROMPT = 3;
+
   static Stream<Arguments> cases() {
     return Stream.of("cpu", "xla:cpu")
         .flatMap(d -> HfParityTest.FAMILIES.stream().map(m -> Arguments.of(d, m)));
@@ -32,12 +33,7 @@ class FamilyParityTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void logitsMatchTransformers(String device, String name) {
-    HfFixture fx = HfFixture.load(name);
-    try (Device d = Devices.open(device)) {
-      Program p = ModelPrograms.forward(fx.config(), fx.batch(), fx.length(), fx.length());
-      Tensor logits = HfFixture.run(d, p, fx.inputs()).get(0);
-      RelError.assertClose(name + " logits", fx.get("logits"), logits, fx.validTokens(), TOL);
-    }
+    HfParityTest.assertLogitsMatch(device, name, TOL);
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -61,7 +57,4 @@ class FamilyParityTest {
       assertArrayEquals(((Tensor.I32) want).data(), got, name + " greedy on " + device);
     }
   }
-
-  /** The fixture's prompt length (tools/hf_fixtures.py PROMPT_LEN). */
-  private static final int PROMPT = 3;
 }

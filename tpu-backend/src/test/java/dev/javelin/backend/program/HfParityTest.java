@@ -40,11 +40,16 @@ class HfParityTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void logitsMatchTransformers(String device, String name) {
+    assertLogitsMatch(device, name, 1e-4);
+  }
+
+  /** The fixture's logits at the tokens inside each row on {@code device}, within {@code tol}. */
+  static void assertLogitsMatch(String device, String name, double tol) {
     HfFixture fx = HfFixture.load(name);
-    try (Device ref = Devices.open(device)) {
+    try (Device d = Devices.open(device)) {
       Program p = ModelPrograms.forward(fx.config(), fx.batch(), fx.length(), fx.length());
-      Tensor logits = HfFixture.run(ref, p, fx.inputs()).get(0);
-      RelError.assertClose(name + " logits", fx.get("logits"), logits, fx.validTokens(), 1e-4);
+      Tensor logits = HfFixture.run(d, p, fx.inputs()).get(0);
+      RelError.assertClose(name + " logits", fx.get("logits"), logits, fx.validTokens(), tol);
     }
   }
 
