@@ -80,8 +80,7 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
     }
     ModelConfig declared = HfConfigJson.read(configJson(path));
     Map<String, Tensor> all = HfCheckpoint.read(path);
-    ModelConfig c =
-        declared.withQkvBias(all.containsKey(WeightSpec.layer(0, "self_attn.q_proj.bias")));
+    ModelConfig c = declared.withQkvBiasAsIn(all.keySet());
     Map<String, Tensor.F32> w = new LinkedHashMap<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       Tensor t = all.get(s.name());

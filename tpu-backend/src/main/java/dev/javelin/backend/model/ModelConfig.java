@@ -1,5 +1,8 @@
 package dev.javelin.backend.model;
 
+import java.util.Objects;
+import java.util.Set;
+
 /**
  * Shape of a decoder: embedding, {@code layers} blocks of the {@link Architecture}'s composition
  * (norms, grouped-query attention with RoPE, feed-forward), a final RMSNorm and the LM head.
@@ -64,7 +67,7 @@ public record ModelConfig(
   }
 
   public ModelConfig {
-    java.util.Objects.requireNonNull(architecture, "architecture");
+    Objects.requireNonNull(architecture, "architecture");
     positive("vocabSize", vocabSize);
     positive("hidden", hidden);
     positive("intermediate", intermediate);
@@ -120,6 +123,11 @@ public record ModelConfig(
         bias,
         maxPositions,
         architecture);
+  }
+
+  /** A copy with q/k/v biases exactly when {@code tensorNames} (a checkpoint's) holds them. */
+  public ModelConfig withQkvBiasAsIn(Set<String> tensorNames) {
+    return withQkvBias(tensorNames.contains(WeightSpec.layer(0, BlockTensors.Q_PROJ + ".bias")));
   }
 
   /** A copy with a different KV-cache capacity. */
