@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Hugging Face parity fixtures for the tpu-backend decoder model (run once, not in CI).
 
-Builds two tiny random models with transformers -- Qwen2ForCausalLM (q/k/v biases, tied embeddings)
-and LlamaForCausalLM (no biases, untied LM head) -- saves each with save_pretrained (safetensors,
+Builds tiny random models with transformers -- Qwen2ForCausalLM (q/k/v biases, tied embeddings),
+LlamaForCausalLM (no biases, untied LM head) and Qwen3ForCausalLM (per-head q/k RMSNorm, head_dim
+not hidden/heads) -- saves each with save_pretrained (safetensors,
 f32), and records for one fixed ragged batch:
   logits   (B, T, V)   full forward, eager attention, right padding
   logp     (B, T-1)    log p(ids[:, t+1] | ids[:, :t+1]) at temperature TEMPERATURE
   entropy  (B, T-1)    entropy of the tempered next-token distribution
   grad.<hf name>       gradient of LOSS below w.r.t. every parameter
+  greedy   (1, G)      GREEDY_TOKENS greedy continuation tokens of the first row's prompt
 with LOSS = sum(mask * (-logp + ENT_COEF * entropy)) / sum(mask), mask = response mask (B, T-1).
 
 Usage: tools/setup/venv.sh tools/requirements/hf.txt && .venv/bin/python tools/hf_fixtures.py
@@ -17,7 +19,8 @@ import pathlib
 
 import torch
 from safetensors.torch import save_file
-from transformers import LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
+from transformers import (LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM,
+                          Qwen3Config, Qwen3ForCausalLM)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "tpu-backend/src/test/resources/hf"
@@ -37,6 +40,7 @@ COMMON = dict(
 # (B, T) = (3, 10); row lengths 10, 7, 4 (right padding with id 0).
 LENGTHS = [10, 7, 4]
 PROMPT_LEN = 3  # response mask covers predicted positions >= PROMPT_LEN
+GREEDY_TOKENS = 8
 
 
 def randomise(model, seed):
@@ -63,7 +67,7 @@ def batch(vocab):
     return ids, attn, resp
 
 
-def record(name, model):
+def record(name, model, greedy=False):
     out = OUT / name
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out, safe_serialization=True)
@@ -91,6 +95,13 @@ def record(name, model):
     }
     for pname, p in model.named_parameters():
         tensors["grad." + pname] = p.grad.detach().contiguous()
+    if greedy:
+        with torch.no_grad():
+            prompt = ids[:1, :PROMPT_LEN]
+            out_ids = model.generate(prompt, attention_mask=torch.ones_like(prompt),
+                                     max_new_tokens=GREEDY_TOKENS, do_sample=False,
+                                     eos_token_id=None, pad_token_id=0)
+        tensors["greedy"] = out_ids[:, PROMPT_LEN:].to(torch.int32).contiguous()
     save_file(tensors, out / "fixture.safetensors")
     print(name, "loss", loss.item(), "files", sorted(x.name for x in out.iterdir()))
 
@@ -133,6 +144,11 @@ def main():
                     attention_bias=False, attn_implementation="eager", torch_dtype="float32"))
     randomise(llama, 2)
     record("llama-tiny", llama.float())
+    qwen3 = Qwen3ForCausalLM(
+        Qwen3Config(**COMMON, head_dim=16, rope_theta=1_000_000.0, tie_word_embeddings=True,
+                    attention_bias=False, attn_implementation="eager", torch_dtype="float32"))
+    randomise(qwen3, 3)
+    record("qwen3-tiny", qwen3.float(), greedy=True)
 
 
 if __name__ == "__main__":

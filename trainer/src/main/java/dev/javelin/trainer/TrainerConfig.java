@@ -1,5 +1,7 @@
 package dev.javelin.trainer;
 
+import dev.javelin.backend.model.Architectures;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.spmd.MeshShape;
@@ -29,7 +31,8 @@ import java.util.Objects;
  * @param shuffle {@code actor_rollout_ref.actor.shuffle}: permute samples before each epoch
  * @param seed seeds the shuffle; each (step, epoch) permutation is a pure function of it, so resume
  *     needs no RNG state
- * @param modelType the {@code model_type} written to checkpoints' config.json (llama or qwen2)
+ * @param modelType the {@code model_type} written to checkpoints' config.json (an {@link
+ *     Architectures} model type)
  * @param mesh how the policy (and reference) lie over the trainer device's chips: FSDP shards,
  *     tensor-parallel ranks, data-parallel replicas; {@link MeshShape#ONE} on one chip
  */
@@ -104,9 +107,9 @@ public record TrainerConfig(
       throw new IllegalArgumentException(
           "actor_rollout_ref.actor.use_kl_loss needs the reference policy (useReference)");
     }
-    if (!"llama".equals(modelType) && !"qwen2".equals(modelType)) {
+    if (Architectures.byModelType(modelType).isEmpty()) {
       throw new IllegalArgumentException(
-          "modelType must be llama or qwen2, got '" + modelType + "'");
+          "modelType must be one of " + Architectures.modelTypes() + ", got '" + modelType + "'");
     }
   }
 
@@ -133,7 +136,7 @@ public record TrainerConfig(
         loss.useKlLoss(),
         false,
         0L,
-        "llama");
+        LlamaFamily.LLAMA.modelType());
   }
 
   /** This config with {@code ppo_epochs} and {@code shuffle} set. */

@@ -1,6 +1,9 @@
 package dev.javelin.recipes.config;
 
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.Architecture;
+import dev.javelin.backend.model.Architectures;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.PolicyOptimizer;
 import java.util.Objects;
@@ -11,7 +14,7 @@ import java.util.Objects;
  * @param path HF checkpoint dir; null means a random model shaped by {@code init}
  * @param tokenizerPath tokenizer dir/file or {@code char}; null means the model's dir, else char
  * @param warmupRecipe a recipe (usually SFT) run first when {@code path} does not exist yet
- * @param modelType {@code llama} or {@code qwen2}, written to checkpoints' config.json
+ * @param modelType an {@link Architectures} model type, written to checkpoints' config.json
  * @param modelTypeStated the recipe states {@code model_type} (a loaded checkpoint must agree)
  * @param init the random model's shape ({@code init.*}); vocab comes from the tokenizer
  * @param initSeed {@code init.seed}
@@ -55,8 +58,8 @@ public record ModelSection(
   public static final KeySpec MODEL_TYPE =
       KEYS.of(
           "actor_rollout_ref.model.model_type",
-          KeyType.oneOf("llama", "qwen2"),
-          "llama",
+          KeyType.oneOf(Architectures.modelTypes().toArray(new String[0])),
+          LlamaFamily.LLAMA.modelType(),
           "config.json type");
   public static final KeySpec INIT_HIDDEN =
       KEYS.of("actor_rollout_ref.model.init.hidden", KeyType.INT, 128, "random init: width d");
@@ -157,10 +160,10 @@ public record ModelSection(
     }
 
     /**
-     * The full config for a tokenizer of {@code vocab} ids; {@code qkvBias} as the model type has
-     * it (qwen2 yes, llama no), so config.json round-trips to the same tensors.
+     * The full config of {@code family} for a tokenizer of {@code vocab} ids; q/k/v biases as the
+     * family implies them (qwen2 yes, llama no), so config.json round-trips to the same tensors.
      */
-    public ModelConfig toConfig(int vocab, boolean qkvBias) {
+    public ModelConfig toConfig(int vocab, Architecture family) {
       return new ModelConfig(
           vocab,
           hidden,
@@ -172,8 +175,9 @@ public record ModelSection(
           ropeTheta,
           1e-6,
           tieWordEmbeddings,
-          qkvBias,
-          maxPositions);
+          family.impliedQkvBias(),
+          maxPositions,
+          family);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.javelin.recipes.driver;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.gguf.GgufException;
+import dev.javelin.backend.model.Architectures;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
@@ -29,7 +30,7 @@ public final class ModelInit {
       return checked(checkpoint, () -> ModelCheckpoint.config(checkpoint));
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
-    return recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2"));
+    return recipe.model().init().toConfig(vocab, Architectures.of(recipe.model().modelType()));
   }
 
   /** config.json text of the model, for samplers that wait for their first weights. */

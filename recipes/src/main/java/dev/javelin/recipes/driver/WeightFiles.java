@@ -34,8 +34,7 @@ public final class WeightFiles {
     Path dir = Path.of(modelPath);
     ModelConfig config = ModelInit.config(recipe);
     Map<String, Located> tensors = headers(dir);
-    ModelConfig c =
-        config.withQkvBias(tensors.containsKey(WeightSpec.layer(0, "self_attn.q_proj.bias")));
+    ModelConfig c = config.withQkvBiasAsIn(tensors.keySet());
     refuseExtraLayers(dir, c, tensors);
     for (WeightSpec s : WeightSpec.layout(c)) {
       Located t = tensors.get(s.name());

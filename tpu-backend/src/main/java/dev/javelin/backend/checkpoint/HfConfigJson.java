@@ -3,6 +3,8 @@ package dev.javelin.backend.checkpoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.backend.model.Architecture;
+import dev.javelin.backend.model.Architectures;
 import dev.javelin.backend.model.ModelConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,8 +16,9 @@ public final class HfConfigJson {
   private HfConfigJson() {}
 
   /**
-   * Reads a Hugging Face {@code config.json} of model type {@code qwen2} or {@code llama}. Rotary
-   * scaling variants other than the default are refused rather than silently ignored.
+   * Reads a Hugging Face {@code config.json} of a model type {@link Architectures} lists. Rotary
+   * scaling variants other than the default, and sliding-window attention, are refused rather than
+   * silently ignored.
    */
   public static ModelConfig read(Path configJson) {
     return parse(readTree(configJson), configJson.toString());
@@ -25,7 +28,10 @@ public final class HfConfigJson {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(where + ": config must be a JSON object");
     }
-    String type = parseType(root, where);
+    Architecture type = parseType(root, where);
+    if (root.path("use_sliding_window").asBoolean(false)) {
+      throw new IllegalArgumentException(where + ": use_sliding_window=true is not supported");
+    }
     String act = root.path("hidden_act").asText("silu");
     if (!act.equals("silu")) {
       throw new IllegalArgumentException(where + ": hidden_act '" + act + "' (only silu)");
@@ -38,8 +44,7 @@ public final class HfConfigJson {
     int kvHeads = root.path("num_key_value_heads").asInt(heads);
     int headDim = root.hasNonNull("head_dim") ? root.get("head_dim").asInt() : hidden / heads;
     // Qwen2 configs state no attention_bias (their biases are implied); others say so explicitly
-    boolean bias =
-        root.has("attention_bias") ? root.get("attention_bias").asBoolean() : type.equals("qwen2");
+    boolean bias = root.path("attention_bias").asBoolean(type.impliedQkvBias());
     return new ModelConfig(
         required(root, "vocab_size", where),
         hidden,
@@ -50,14 +55,15 @@ public final class HfConfigJson {
         headDim,
         ropeTheta(root, where),
         root.path("rms_norm_eps").asDouble(1e-6),
-        root.path("tie_word_embeddings").asBoolean(type.equals("qwen2")),
+        root.path("tie_word_embeddings").asBoolean(type.impliedTiedHead()),
         bias,
-        root.path("max_position_embeddings").asInt(2048));
+        root.path("max_position_embeddings").asInt(2048),
+        type);
   }
 
   /** The {@code model_type} of a config.json, checked to be one this model supports. */
   static String modelType(Path configJson) {
-    return parseType(readTree(configJson), configJson.toString());
+    return parseType(readTree(configJson), configJson.toString()).modelType();
   }
 
   static JsonNode readTree(Path configJson) {
@@ -68,13 +74,17 @@ public final class HfConfigJson {
     }
   }
 
-  private static String parseType(JsonNode root, String where) {
+  private static Architecture parseType(JsonNode root, String where) {
     String type = root == null ? "" : root.path("model_type").asText("");
-    if (!type.equals("qwen2") && !type.equals("llama")) {
-      throw new IllegalArgumentException(
-          where + ": model_type '" + type + "' is not supported (qwen2, llama)");
-    }
-    return type;
+    return Architectures.byModelType(type)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    where
+                        + ": model_type '"
+                        + type
+                        + "' is not supported "
+                        + Architectures.modelTypes()));
   }
 
   /** transformers ≥ 5 nests θ in rope_parameters; older configs have rope_theta + rope_scaling. */
@@ -103,12 +113,19 @@ public final class HfConfigJson {
     return v.asInt();
   }
 
-  /** {@code c} as a Hugging Face {@code config.json} object of the given model type. */
+  /**
+   * {@code c} as a Hugging Face {@code config.json} object of the given model type (one whose block
+   * is {@code c}'s: {@link ModelConfig#relabelled}).
+   */
   public static ObjectNode write(ModelConfig c, String modelType) {
+    return write(c.relabelled(Architectures.of(modelType)));
+  }
+
+  /** {@code c} as a Hugging Face {@code config.json} object of its own architecture. */
+  public static ObjectNode write(ModelConfig c) {
     ObjectNode o = new ObjectMapper().createObjectNode();
-    o.putArray("architectures")
-        .add(modelType.equals("qwen2") ? "Qwen2ForCausalLM" : "LlamaForCausalLM");
-    o.put("model_type", modelType);
+    o.putArray("architectures").add(c.architecture().hfClass());
+    o.put("model_type", c.architecture().modelType());
     o.put("vocab_size", c.vocabSize());
     o.put("hidden_size", c.hidden());
     o.put("intermediate_size", c.intermediate());

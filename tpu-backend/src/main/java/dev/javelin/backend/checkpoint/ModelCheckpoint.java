@@ -80,8 +80,7 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
     }
     ModelConfig declared = HfConfigJson.read(configJson(path));
     Map<String, Tensor> all = HfCheckpoint.read(path);
-    ModelConfig c =
-        declared.withQkvBias(all.containsKey(WeightSpec.layer(0, "self_attn.q_proj.bias")));
+    ModelConfig c = declared.withQkvBiasAsIn(all.keySet());
     Map<String, Tensor.F32> w = new LinkedHashMap<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       Tensor t = all.get(s.name());
@@ -108,12 +107,13 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
 
   /**
    * The architecture the checkpoint declares: GGUF {@code general.architecture} or config.json
-   * {@code model_type} ({@code llama} or {@code qwen2}).
+   * {@code model_type}, as the {@code model_type} of its {@link
+   * dev.javelin.backend.model.Architecture}.
    */
   public static String architecture(Path path) {
     if (isGguf(path)) {
       try (GgufFile f = GgufFile.open(path)) {
-        return GgufModel.architecture(f);
+        return GgufModel.architecture(f).modelType();
       }
     }
     return HfConfigJson.modelType(configJson(path));
@@ -133,7 +133,10 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
     return config;
   }
 
-  /** Writes {@code config.json} (of {@code modelType}: qwen2 or llama) and model.safetensors. */
+  /**
+   * Writes {@code config.json} (of {@code modelType}, a name of this model's block: {@link
+   * ModelConfig#relabelled}) and model.safetensors.
+   */
   public void save(Path dir, String modelType, StorageType floatType) {
     try {
       Files.createDirectories(dir);

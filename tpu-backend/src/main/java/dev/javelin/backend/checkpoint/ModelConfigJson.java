@@ -11,7 +11,10 @@ import dev.javelin.backend.model.ModelConfig;
 public final class ModelConfigJson {
   private ModelConfigJson() {}
 
-  /** The config.json text of {@code config} with {@code modelType} ("llama" or "qwen2"). */
+  /**
+   * The config.json text of {@code config} labelled {@code modelType} ({@link
+   * ModelConfig#relabelled}).
+   */
   public static String write(ModelConfig config, String modelType) {
     return HfConfigJson.write(config, modelType).toString();
   }

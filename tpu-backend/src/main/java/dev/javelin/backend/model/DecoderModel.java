@@ -1,5 +1,17 @@
 package dev.javelin.backend.model;
 
+import static dev.javelin.backend.model.BlockTensors.DOWN_PROJ;
+import static dev.javelin.backend.model.BlockTensors.GATE_PROJ;
+import static dev.javelin.backend.model.BlockTensors.INPUT_NORM;
+import static dev.javelin.backend.model.BlockTensors.K_NORM;
+import static dev.javelin.backend.model.BlockTensors.K_PROJ;
+import static dev.javelin.backend.model.BlockTensors.O_PROJ;
+import static dev.javelin.backend.model.BlockTensors.POST_ATTENTION_NORM;
+import static dev.javelin.backend.model.BlockTensors.Q_NORM;
+import static dev.javelin.backend.model.BlockTensors.Q_PROJ;
+import static dev.javelin.backend.model.BlockTensors.UP_PROJ;
+import static dev.javelin.backend.model.BlockTensors.V_PROJ;
+
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
@@ -7,19 +19,22 @@ import dev.javelin.backend.graph.Node;
 import java.util.List;
 
 /**
- * The Llama/Qwen2 decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(
- * rope(q(n1 h)), rope(k(n1 h)), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
- * {@code norm(h) W_head^T}. Attention is causal grouped-query attention with an additive bias that
- * carries the causal and padding masks.
+ * The decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(rope(qn(q(n1
+ * h))), rope(kn(k(n1 h))), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
+ * {@code norm(h) W_head^T}. The {@link Architecture}'s {@link Architecture.Block} says which parts
+ * a block has (qn, kn: per-head q/k RMSNorm). Attention is causal grouped-query attention with an
+ * additive bias that carries the causal and padding masks.
  */
 public final class DecoderModel {
   /** Added to masked attention scores; exp underflows to exactly 0 in f32. */
   static final double MASKED = -1e9;
 
   private final ModelConfig c;
+  private final Architecture.Block block;
 
   public DecoderModel(ModelConfig config) {
     this.c = config;
+    this.block = config.architecture().block();
   }
 
   public ModelConfig config() {
@@ -67,11 +82,8 @@ public final class DecoderModel {
     for (int i = 0; i < c.layers(); i++) {
       // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
       g.beginSegment();
-      Node n1 = NeuralOps.rmsNorm(g, h, w.layer(i, "input_layernorm.weight"), c.rmsNormEps());
-      h = g.add(h, attentionBlock(g, w, i, n1, cos, sin, layout));
-      Node n2 =
-          NeuralOps.rmsNorm(g, h, w.layer(i, "post_attention_layernorm.weight"), c.rmsNormEps());
-      h = g.add(h, mlp(g, w, i, n2));
+      h = g.add(h, attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout));
+      h = g.add(h, mlp(g, w, i, norm(g, w, i, POST_ATTENTION_NORM, h)));
       g.endSegment(h);
     }
     return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
@@ -84,25 +96,35 @@ public final class DecoderModel {
   }
 
   private Node mlp(GraphBuilder g, ModelWeights w, int i, Node x) {
-    Node gate = w.linear(g, i, "mlp.gate_proj", x);
-    Node up = w.linear(g, i, "mlp.up_proj", x);
-    return w.linear(g, i, "mlp.down_proj", g.mul(NeuralOps.silu(g, gate), up));
+    Node gate = w.linear(g, i, GATE_PROJ, x);
+    Node up = w.linear(g, i, UP_PROJ, x);
+    return w.linear(g, i, DOWN_PROJ, g.mul(NeuralOps.silu(g, gate), up));
   }
 
   private Node attentionBlock(
       GraphBuilder g, ModelWeights w, int i, Node x, Node cos, Node sin, Attention layout) {
     int t = x.shape().dim(1);
-    Node q = project(g, w, i, "q_proj", x, c.heads(), t); // (B, T, H, Dh)
-    Node k = project(g, w, i, "k_proj", x, c.kvHeads(), t); // (B, T, Hkv, Dh)
-    Node v = project(g, w, i, "v_proj", x, c.kvHeads(), t);
+    Node q = headNorm(g, w, i, Q_NORM, project(g, w, i, Q_PROJ, x, c.heads(), t)); // B,T,H,Dh
+    Node k = headNorm(g, w, i, K_NORM, project(g, w, i, K_PROJ, x, c.kvHeads(), t));
+    Node v = project(g, w, i, V_PROJ, x, c.kvHeads(), t);
     Node out = layout.attend(g, i, rotate(g, q, cos, sin), rotate(g, k, cos, sin), v); // (B,T,HDh)
-    return w.linear(g, i, "self_attn.o_proj", out);
+    return w.linear(g, i, O_PROJ, out);
   }
 
   private Node project(
       GraphBuilder g, ModelWeights w, int i, String proj, Node x, int heads, int t) {
-    Node y = w.linear(g, i, "self_attn." + proj, x);
+    Node y = w.linear(g, i, proj, x);
     return g.reshape(y, x.shape().dim(0), t, heads, c.headDim());
+  }
+
+  /** Per-head RMSNorm over Dh of (B, T, heads, Dh) where the block has one (Qwen3), else x. */
+  private Node headNorm(GraphBuilder g, ModelWeights w, int i, String path, Node x) {
+    return block.qkNorm() ? norm(g, w, i, path, x) : x;
+  }
+
+  /** The RMSNorm {@code path} of block i over x's last axis. */
+  private Node norm(GraphBuilder g, ModelWeights w, int i, String path, Node x) {
+    return NeuralOps.rmsNorm(g, x, w.layer(i, path + ".weight"), c.rmsNormEps());
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -77,12 +78,6 @@ public record LoraConfig(int rank, double alpha, Set<String> targets, double dro
     return name.endsWith(A_SUFFIX) || name.endsWith(B_SUFFIX);
   }
 
-  /** The module's path inside a block: {@code self_attn.q_proj}, {@code mlp.down_proj}. */
-  public static String modulePath(String module) {
-    // The first four of MODULES are attention projections, the rest the MLP's.
-    return (MODULES.indexOf(module) < 4 ? "self_attn." : "mlp.") + module;
-  }
-
   /**
    * One adapter: the layer and module it sits on, the base weight it adapts and the shapes of A (r,
    * in) and B (out, r). Tensor names follow PEFT without its {@code base_model.model.} prefix:
@@ -103,7 +98,7 @@ public record LoraConfig(int rank, double alpha, Set<String> targets, double dro
     }
 
     private String prefix() {
-      return WeightSpec.layer(layer, modulePath(module));
+      return base.substring(0, base.length() - ".weight".length());
     }
   }
 
@@ -118,7 +113,7 @@ public record LoraConfig(int rank, double alpha, Set<String> targets, double dro
     Set<String> targets = new LinkedHashSet<>();
     int rank = 0;
     for (String m : MODULES) {
-      int[] a = shapes.get(new Adapter(0, m, "", 0, 0, 0).a());
+      int[] a = shapes.get(adapterOf(c, 0, m, 0).map(Adapter::a).orElse(""));
       if (a != null && a.length == 2 && a[0] > 0) {
         targets.add(m);
         rank = rank == 0 ? a[0] : rank;
@@ -127,33 +122,36 @@ public record LoraConfig(int rank, double alpha, Set<String> targets, double dro
     return targets.isEmpty() || c.layers() == 0 ? NONE : new LoraConfig(rank, rank, targets);
   }
 
-  /** Every adapter of {@code c}, layer by layer in {@link #MODULES} order; empty when disabled. */
+  /**
+   * Every adapter of {@code c}, layer by layer in block order (the architecture's adaptable linear
+   * weights that are targets); empty when disabled.
+   */
   public List<Adapter> adapters(ModelConfig c) {
     List<Adapter> out = new ArrayList<>();
     if (!enabled()) {
       return out;
     }
-    int d = c.hidden();
-    int q = c.heads() * c.headDim();
-    int kv = c.kvHeads() * c.headDim();
-    int f = c.intermediate();
     for (int i = 0; i < c.layers(); i++) {
-      for (String m : MODULES) {
-        if (!targets.contains(m)) {
-          continue;
+      for (Architecture.LayerTensor t : c.architecture().layerTensors(c)) {
+        if (t.adaptable() && targets.contains(t.loraModule())) {
+          out.add(adapter(i, t, rank));
         }
-        int[] io =
-            switch (m) {
-              case "q_proj" -> new int[] {d, q};
-              case "k_proj", "v_proj" -> new int[] {d, kv};
-              case "o_proj" -> new int[] {q, d};
-              case "gate_proj", "up_proj" -> new int[] {d, f};
-              default -> new int[] {f, d}; // down_proj
-            };
-        String base = WeightSpec.layer(i, modulePath(m) + ".weight");
-        out.add(new Adapter(i, m, base, io[0], io[1], rank));
       }
     }
     return out;
+  }
+
+  /** The adapter of rank {@code r} on {@code module} of block i, if the block has that module. */
+  private static Optional<Adapter> adapterOf(ModelConfig c, int i, String module, int r) {
+    return c.architecture().layerTensors(c).stream()
+        .filter(t -> module.equals(t.loraModule()))
+        .findFirst()
+        .map(t -> adapter(i, t, r));
+  }
+
+  private static Adapter adapter(int i, Architecture.LayerTensor t, int r) {
+    // nn.Linear weights are (out, in): A (r, in), B (out, r)
+    String base = WeightSpec.layer(i, t.suffix());
+    return new Adapter(i, t.loraModule(), base, t.shape().dim(1), t.shape().dim(0), r);
   }
 }

@@ -1,8 +1,11 @@
 package dev.javelin.backend.model;
 
+import java.util.Objects;
+import java.util.Set;
+
 /**
- * Shape of a Llama/Qwen2-family decoder: embedding, {@code layers} blocks of RMSNorm → GQA
- * attention with RoPE → RMSNorm → SwiGLU MLP, a final RMSNorm and the LM head.
+ * Shape of a decoder: embedding, {@code layers} blocks of the {@link Architecture}'s composition
+ * (norms, grouped-query attention with RoPE, feed-forward), a final RMSNorm and the LM head.
  *
  * @param vocabSize V
  * @param hidden model width D
@@ -16,6 +19,7 @@ package dev.javelin.backend.model;
  * @param tieWordEmbeddings LM head reuses the embedding table
  * @param qkvBias q/k/v projections have biases (Qwen2)
  * @param maxPositions longest sequence (prompt + response) the KV cache holds
+ * @param architecture the model family: block composition, weight names, checkpoint names
  */
 public record ModelConfig(
     int vocabSize,
@@ -29,9 +33,41 @@ public record ModelConfig(
     double rmsNormEps,
     boolean tieWordEmbeddings,
     boolean qkvBias,
-    int maxPositions) {
+    int maxPositions,
+    Architecture architecture) {
+
+  /** A Llama-block config: Qwen2 when it has q/k/v biases, else Llama. */
+  public ModelConfig(
+      int vocabSize,
+      int hidden,
+      int intermediate,
+      int layers,
+      int heads,
+      int kvHeads,
+      int headDim,
+      double ropeTheta,
+      double rmsNormEps,
+      boolean tieWordEmbeddings,
+      boolean qkvBias,
+      int maxPositions) {
+    this(
+        vocabSize,
+        hidden,
+        intermediate,
+        layers,
+        heads,
+        kvHeads,
+        headDim,
+        ropeTheta,
+        rmsNormEps,
+        tieWordEmbeddings,
+        qkvBias,
+        maxPositions,
+        qkvBias ? LlamaFamily.QWEN2 : LlamaFamily.LLAMA);
+  }
 
   public ModelConfig {
+    Objects.requireNonNull(architecture, "architecture");
     positive("vocabSize", vocabSize);
     positive("hidden", hidden);
     positive("intermediate", intermediate);
@@ -66,14 +102,9 @@ public record ModelConfig(
     return heads / kvHeads;
   }
 
-  /** Number of trainable parameters. */
+  /** Number of trainable parameters: the sizes of every tensor in {@link WeightSpec#layout}. */
   public long parameterCount() {
-    long attn = (long) hidden * heads * headDim * 2 + (long) hidden * kvHeads * headDim * 2;
-    long bias = qkvBias ? (long) (heads + 2 * kvHeads) * headDim : 0;
-    long mlp = 3L * hidden * intermediate;
-    long block = attn + bias + mlp + 2L * hidden;
-    long head = tieWordEmbeddings ? 0 : (long) vocabSize * hidden;
-    return (long) vocabSize * hidden + layers * block + hidden + head;
+    return WeightSpec.layout(this).stream().mapToLong(s -> s.shape().size()).sum();
   }
 
   /** A copy with or without q/k/v biases (as the checkpoint's tensors say). */
@@ -90,7 +121,13 @@ public record ModelConfig(
         rmsNormEps,
         tieWordEmbeddings,
         bias,
-        maxPositions);
+        maxPositions,
+        architecture);
+  }
+
+  /** A copy with q/k/v biases exactly when {@code tensorNames} (a checkpoint's) holds them. */
+  public ModelConfig withQkvBiasAsIn(Set<String> tensorNames) {
+    return withQkvBias(tensorNames.contains(WeightSpec.layer(0, BlockTensors.Q_PROJ + ".bias")));
   }
 
   /** A copy with a different KV-cache capacity. */
@@ -107,7 +144,42 @@ public record ModelConfig(
         rmsNormEps,
         tieWordEmbeddings,
         qkvBias,
-        newMax);
+        newMax,
+        architecture);
+  }
+
+  /** A copy of another family (e.g. a random model of a recipe's {@code model_type}). */
+  public ModelConfig withArchitecture(Architecture a) {
+    return new ModelConfig(
+        vocabSize,
+        hidden,
+        intermediate,
+        layers,
+        heads,
+        kvHeads,
+        headDim,
+        ropeTheta,
+        rmsNormEps,
+        tieWordEmbeddings,
+        qkvBias,
+        maxPositions,
+        a);
+  }
+
+  /**
+   * This config labelled {@code a} where {@code a} has the same block and tensors (Llama ↔ Qwen2:
+   * what a checkpoint written under the other name needs).
+   *
+   * @throws IllegalArgumentException when the families' blocks differ
+   */
+  public ModelConfig relabelled(Architecture a) {
+    ModelConfig other = withArchitecture(a);
+    if (!a.block().equals(architecture.block())
+        || !WeightSpec.layout(other).equals(WeightSpec.layout(this))) {
+      throw new IllegalArgumentException(
+          "a " + architecture.modelType() + " model cannot be written as " + a.modelType());
+    }
+    return other;
   }
 
   /** ~5M parameters: the "tiny" benchmark model. */

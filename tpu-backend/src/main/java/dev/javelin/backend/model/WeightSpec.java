@@ -22,34 +22,22 @@ public record WeightSpec(String name, Shape shape) {
   }
 
   /**
-   * Every weight of {@code c} in a fixed order (HF names; {@code nn.Linear} weights are (out, in)).
-   * A tied model has no {@code lm_head.weight}: the head reuses the embedding table.
+   * Every weight of {@code c} in a fixed order (HF names; {@code nn.Linear} weights are (out, in)):
+   * the embedding, each block's tensors as its {@link Architecture} lists them, the final norm and,
+   * unless tied, the head. A tied model has no {@code lm_head.weight}.
    */
   public static List<WeightSpec> layout(ModelConfig c) {
-    int d = c.hidden();
-    int q = c.heads() * c.headDim();
-    int kv = c.kvHeads() * c.headDim();
+    List<Architecture.LayerTensor> block = c.architecture().layerTensors(c);
     List<WeightSpec> out = new ArrayList<>();
-    out.add(new WeightSpec(EMBED, Shape.of(c.vocabSize(), d)));
+    out.add(new WeightSpec(EMBED, Shape.of(c.vocabSize(), c.hidden())));
     for (int i = 0; i < c.layers(); i++) {
-      out.add(new WeightSpec(layer(i, "input_layernorm.weight"), Shape.of(d)));
-      out.add(new WeightSpec(layer(i, "self_attn.q_proj.weight"), Shape.of(q, d)));
-      out.add(new WeightSpec(layer(i, "self_attn.k_proj.weight"), Shape.of(kv, d)));
-      out.add(new WeightSpec(layer(i, "self_attn.v_proj.weight"), Shape.of(kv, d)));
-      if (c.qkvBias()) {
-        out.add(new WeightSpec(layer(i, "self_attn.q_proj.bias"), Shape.of(q)));
-        out.add(new WeightSpec(layer(i, "self_attn.k_proj.bias"), Shape.of(kv)));
-        out.add(new WeightSpec(layer(i, "self_attn.v_proj.bias"), Shape.of(kv)));
+      for (Architecture.LayerTensor t : block) {
+        out.add(new WeightSpec(layer(i, t.suffix()), t.shape()));
       }
-      out.add(new WeightSpec(layer(i, "self_attn.o_proj.weight"), Shape.of(d, q)));
-      out.add(new WeightSpec(layer(i, "post_attention_layernorm.weight"), Shape.of(d)));
-      out.add(new WeightSpec(layer(i, "mlp.gate_proj.weight"), Shape.of(c.intermediate(), d)));
-      out.add(new WeightSpec(layer(i, "mlp.up_proj.weight"), Shape.of(c.intermediate(), d)));
-      out.add(new WeightSpec(layer(i, "mlp.down_proj.weight"), Shape.of(d, c.intermediate())));
     }
-    out.add(new WeightSpec(FINAL_NORM, Shape.of(d)));
+    out.add(new WeightSpec(FINAL_NORM, Shape.of(c.hidden())));
     if (!c.tieWordEmbeddings()) {
-      out.add(new WeightSpec(LM_HEAD, Shape.of(c.vocabSize(), d)));
+      out.add(new WeightSpec(LM_HEAD, Shape.of(c.vocabSize(), c.hidden())));
     }
     return List.copyOf(out);
   }

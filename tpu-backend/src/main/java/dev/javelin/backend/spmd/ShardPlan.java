@@ -4,6 +4,8 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.Architecture;
+import dev.javelin.backend.model.Architecture.TpSplit;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.OptimizerPrograms;
@@ -20,9 +22,9 @@ import java.util.Set;
  *
  * <ul>
  *   <li>Weights (HF names): {@code fsdp} splits each weight on its first dimension that divides
- *       evenly (replicated over fsdp if none does). Under {@code tp} (Megatron layout, weights are
- *       (out, in)) q/k/v/gate/up and the q/k/v biases split their out dimension (heads, MLP
- *       columns), o_proj/down_proj their in dimension; fsdp then takes another dimension.
+ *       evenly (replicated over fsdp if none does). Under {@code tp} each block tensor splits as
+ *       its {@link Architecture} says (Megatron layout: q/k/v/gate/up and the q/k/v biases their
+ *       out dimension, o_proj/down_proj their in dimension); fsdp then takes another dimension.
  *       Embeddings, norms and the LM head follow fsdp only.
  *   <li>AdamW moments {@code m.w}, {@code v.w}, gradients {@code grad.w} and gradient sums {@code
  *       acc.w} lie like their weight {@code w}.
@@ -54,16 +56,6 @@ public final class ShardPlan {
   private static final List<String> CACHE_PREFIXES =
       List.of("cache.k.", "cache.v.", "fresh.k.", "fresh.v.");
 
-  /** How a weight is split under tensor parallelism. */
-  private enum TpRole {
-    /** Split the out dimension (0): q/k/v/gate/up and the q/k/v biases. */
-    COLUMN,
-    /** Split the in dimension (1): o_proj, down_proj. */
-    ROW,
-    /** Not split by tp: embeddings, norms, the LM head. */
-    NONE
-  }
-
   private final Mesh mesh;
   private final int fsdp;
   private final int tp;
@@ -94,8 +86,14 @@ public final class ShardPlan {
       checkTp("key/value heads", config.kvHeads());
       checkTp("MLP intermediate size", config.intermediate());
     }
+    Map<String, TpSplit> splits = new HashMap<>();
+    for (int i = 0; i < config.layers(); i++) {
+      for (Architecture.LayerTensor t : config.architecture().layerTensors(config)) {
+        splits.put(WeightSpec.layer(i, t.suffix()), t.tp());
+      }
+    }
     for (WeightSpec s : WeightSpec.layout(config)) {
-      weights.put(s.name(), weightSharding(s));
+      weights.put(s.name(), weightSharding(s, splits.getOrDefault(s.name(), TpSplit.NONE)));
     }
   }
 
@@ -188,10 +186,10 @@ public final class ShardPlan {
     return out;
   }
 
-  private Sharding weightSharding(WeightSpec s) {
+  private Sharding weightSharding(WeightSpec s, TpSplit tpSplit) {
     Shape shape = s.shape();
     int tpDim =
-        switch (tpRole(s.name())) {
+        switch (tpSplit) {
           case COLUMN -> 0;
           case ROW -> 1;
           case NONE -> -1;
@@ -208,18 +206,6 @@ public final class ShardPlan {
       }
     }
     return split == null ? Sharding.replicated() : split;
-  }
-
-  private static TpRole tpRole(String name) {
-    if (name.endsWith("self_attn.o_proj.weight") || name.endsWith("mlp.down_proj.weight")) {
-      return TpRole.ROW;
-    }
-    for (String col : List.of("q_proj.", "k_proj.", "v_proj.", "gate_proj.", "up_proj.")) {
-      if (name.contains(col)) {
-        return TpRole.COLUMN;
-      }
-    }
-    return TpRole.NONE;
   }
 
   /** (B, Hkv, S, Dh): heads over tp, rows over the batch axis where they divide. */

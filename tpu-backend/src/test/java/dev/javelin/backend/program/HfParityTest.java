@@ -22,25 +22,34 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Parity with Hugging Face transformers on tiny random Qwen2 (q/k/v biases, tied head) and Llama
- * (untied head) checkpoints: logits and log-probs to 1e-4 relative error, gradients to 1e-3.
+ * Parity with Hugging Face transformers on tiny random Qwen2 (q/k/v biases, tied head), Llama
+ * (untied head) and the other families' checkpoints: logits and log-probs to 1e-4 relative error,
+ * gradients to 1e-3.
  */
 class HfParityTest {
+  /** The fixtures of families beyond Llama/Qwen2 (FamilyParityTest holds them to 1e-5). */
+  static final List<String> FAMILIES = List.of("qwen3-tiny");
 
   /** Every checkpoint on the reference device (the oracle) and the fast CPU device. */
   static Stream<Arguments> cases() {
-    return Stream.of("ref", "cpu")
-        .flatMap(d -> Stream.of("qwen2-tiny", "llama-tiny").map(m -> Arguments.of(d, m)));
+    List<String> all = new ArrayList<>(List.of("qwen2-tiny", "llama-tiny"));
+    all.addAll(FAMILIES);
+    return Stream.of("ref", "cpu").flatMap(d -> all.stream().map(m -> Arguments.of(d, m)));
   }
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void logitsMatchTransformers(String device, String name) {
+    assertLogitsMatch(device, name, 1e-4);
+  }
+
+  /** The fixture's logits at the tokens inside each row on {@code device}, within {@code tol}. */
+  static void assertLogitsMatch(String device, String name, double tol) {
     HfFixture fx = HfFixture.load(name);
-    try (Device ref = Devices.open(device)) {
+    try (Device d = Devices.open(device)) {
       Program p = ModelPrograms.forward(fx.config(), fx.batch(), fx.length(), fx.length());
-      Tensor logits = HfFixture.run(ref, p, fx.inputs()).get(0);
-      RelError.assertClose(name + " logits", fx.get("logits"), logits, fx.validTokens(), 1e-4);
+      Tensor logits = HfFixture.run(d, p, fx.inputs()).get(0);
+      RelError.assertClose(name + " logits", fx.get("logits"), logits, fx.validTokens(), tol);
     }
   }
 
@@ -62,6 +71,11 @@ class HfParityTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void gradientsMatchTransformers(String device, String name) {
+    assertGradientsMatch(device, name, 1e-4, 1e-3);
+  }
+
+  /** The fixture's loss and every weight's gradient on {@code device} within the bounds. */
+  static void assertGradientsMatch(String device, String name, double lossTol, double gradTol) {
     HfFixture fx = HfFixture.load(name);
     ModelConfig c = fx.config();
     GraphBuilder g = new GraphBuilder("parity_grad");
@@ -84,11 +98,14 @@ class HfParityTest {
     args.put("response_mask", fx.get("response_mask"));
     try (Device ref = Devices.open(device)) {
       List<Tensor> out = HfFixture.run(ref, p, args);
-      RelError.assertClose(name + " loss", fx.get("loss"), reshape1(out.get(0)), 1e-4);
+      RelError.assertClose(name + " loss", fx.get("loss"), reshape1(out.get(0)), lossTol);
       List<String> names = in.weights().names();
       for (int i = 0; i < names.size(); i++) {
         RelError.assertClose(
-            name + " grad " + names.get(i), fx.get("grad." + names.get(i)), out.get(i + 1), 1e-3);
+            name + " grad " + names.get(i),
+            fx.get("grad." + names.get(i)),
+            out.get(i + 1),
+            gradTol);
       }
     }
   }

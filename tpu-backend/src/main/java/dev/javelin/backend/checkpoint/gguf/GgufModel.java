@@ -2,38 +2,43 @@ package dev.javelin.backend.checkpoint.gguf;
 
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.Architecture;
+import dev.javelin.backend.model.Architectures;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A llama.cpp GGUF checkpoint as a {@link ModelCheckpoint}: the config from the {@code <arch>.*}
- * metadata, tensors renamed to their Hugging Face names and dequantised one at a time. llama.cpp's
- * converter permutes the rows of Llama q/k projections (interleaved rotary pairs); that is undone
- * here so the weights match the Hugging Face layout the model uses.
+ * metadata, tensors renamed to their Hugging Face names (as the {@link Architecture} maps them) and
+ * dequantised one at a time. llama.cpp's converter permutes the rows of Llama q/k projections
+ * (interleaved rotary pairs); that is undone here so the weights match the Hugging Face layout.
  */
 public final class GgufModel {
   private GgufModel() {}
 
-  /** Architectures read from {@code general.architecture}. */
-  public static final List<String> ARCHITECTURES = List.of("llama", "qwen2");
-
-  /** The architecture ({@code llama} or {@code qwen2}) of an open file. */
-  public static String architecture(GgufFile f) {
+  /** The family of an open file, from its {@code general.architecture}. */
+  public static Architecture architecture(GgufFile f) {
     Object arch = f.metadata().get("general.architecture");
-    if (!(arch instanceof String a) || !ARCHITECTURES.contains(a)) {
-      throw new GgufException(
-          f.path(), "general.architecture '" + arch + "' is not supported " + ARCHITECTURES);
-    }
-    return a;
+    return (arch instanceof String a ? Architectures.byGguf(a) : Optional.<Architecture>empty())
+        .orElseThrow(
+            () ->
+                new GgufException(
+                    f.path(),
+                    "general.architecture '"
+                        + arch
+                        + "' is not supported "
+                        + Architectures.ggufArchitectures()));
   }
 
   /** The model shape of an open file. */
   public static ModelConfig config(GgufFile f) {
-    String arch = architecture(f);
+    Architecture family = architecture(f);
+    String arch = family.ggufArchitecture();
     Map<String, Object> m = f.metadata();
     int hidden = integer(f, arch + ".embedding_length");
     int heads = integer(f, arch + ".attention.head_count");
@@ -58,7 +63,8 @@ public final class GgufModel {
           real(f, arch + ".attention.layer_norm_rms_epsilon", 1e-6),
           !f.contains("output.weight"),
           f.contains("blk.0.attn_q.bias"),
-          integer(f, arch + ".context_length"));
+          integer(f, arch + ".context_length"),
+          family);
     } catch (IllegalArgumentException e) {
       throw new GgufException(f.path(), "inconsistent model metadata: " + e.getMessage(), e);
     }
@@ -68,10 +74,10 @@ public final class GgufModel {
   public static ModelCheckpoint load(Path file) {
     try (GgufFile f = GgufFile.open(file)) {
       ModelConfig c = config(f);
-      boolean permuted = architecture(f).equals("llama");
+      boolean permuted = c.architecture().ggufPermutesRotary();
       Map<String, Tensor.F32> w = new LinkedHashMap<>();
       for (WeightSpec s : WeightSpec.layout(c)) {
-        String name = GgufNames.ggufName(s.name());
+        String name = GgufNames.ggufName(c, s.name());
         if (!f.contains(name)) {
           throw new GgufException(file, "lacks tensor '" + name + "' (" + s.name() + ")");
         }

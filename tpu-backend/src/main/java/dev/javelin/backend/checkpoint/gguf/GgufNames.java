@@ -1,8 +1,9 @@
 package dev.javelin.backend.checkpoint.gguf;
 
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.model.Architecture;
+import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -12,23 +13,11 @@ public final class GgufNames {
 
   private static final Pattern LAYER = Pattern.compile("model\\.layers\\.(\\d+)\\.(.+)");
 
-  private static final Map<String, String> PER_LAYER =
-      Map.ofEntries(
-          Map.entry("input_layernorm.weight", "attn_norm.weight"),
-          Map.entry("self_attn.q_proj.weight", "attn_q.weight"),
-          Map.entry("self_attn.k_proj.weight", "attn_k.weight"),
-          Map.entry("self_attn.v_proj.weight", "attn_v.weight"),
-          Map.entry("self_attn.q_proj.bias", "attn_q.bias"),
-          Map.entry("self_attn.k_proj.bias", "attn_k.bias"),
-          Map.entry("self_attn.v_proj.bias", "attn_v.bias"),
-          Map.entry("self_attn.o_proj.weight", "attn_output.weight"),
-          Map.entry("post_attention_layernorm.weight", "ffn_norm.weight"),
-          Map.entry("mlp.gate_proj.weight", "ffn_gate.weight"),
-          Map.entry("mlp.up_proj.weight", "ffn_up.weight"),
-          Map.entry("mlp.down_proj.weight", "ffn_down.weight"));
-
-  /** The llama.cpp name of a Hugging Face weight name from {@link WeightSpec}. */
-  public static String ggufName(String hfName) {
+  /**
+   * The llama.cpp name of a Hugging Face weight name from {@link WeightSpec}, per-layer names as
+   * {@code c}'s architecture gives them.
+   */
+  public static String ggufName(ModelConfig c, String hfName) {
     String global =
         switch (hfName) {
           case WeightSpec.EMBED -> "token_embd.weight";
@@ -40,7 +29,14 @@ public final class GgufNames {
       return global;
     }
     Matcher m = LAYER.matcher(hfName);
-    String suffix = m.matches() ? PER_LAYER.get(m.group(2)) : null;
+    String suffix =
+        m.matches()
+            ? c.architecture().layerTensors(c).stream()
+                .filter(t -> t.suffix().equals(m.group(2)))
+                .map(Architecture.LayerTensor::gguf)
+                .findFirst()
+                .orElse(null)
+            : null;
     if (suffix == null) {
       throw new IllegalArgumentException("no llama.cpp name for weight '" + hfName + "'");
     }

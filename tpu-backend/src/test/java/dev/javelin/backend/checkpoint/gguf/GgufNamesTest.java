@@ -6,25 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.model.ModelConfig;
 import org.junit.jupiter.api.Test;
 
 class GgufNamesTest {
   @Test
   void mapsHuggingFaceNames() {
-    assertEquals("token_embd.weight", GgufNames.ggufName("model.embed_tokens.weight"));
-    assertEquals("output_norm.weight", GgufNames.ggufName("model.norm.weight"));
-    assertEquals("output.weight", GgufNames.ggufName("lm_head.weight"));
+    ModelConfig c = ModelConfig.tiny(); // a Qwen2 block: q/k/v biases
+    assertEquals("token_embd.weight", GgufNames.ggufName(c, "model.embed_tokens.weight"));
+    assertEquals("output_norm.weight", GgufNames.ggufName(c, "model.norm.weight"));
+    assertEquals("output.weight", GgufNames.ggufName(c, "lm_head.weight"));
     assertEquals(
-        "blk.12.attn_q.weight", GgufNames.ggufName("model.layers.12.self_attn.q_proj.weight"));
-    assertEquals("blk.0.attn_k.bias", GgufNames.ggufName("model.layers.0.self_attn.k_proj.bias"));
+        "blk.12.attn_q.weight", GgufNames.ggufName(c, "model.layers.12.self_attn.q_proj.weight"));
     assertEquals(
-        "blk.3.attn_output.weight", GgufNames.ggufName("model.layers.3.self_attn.o_proj.weight"));
+        "blk.0.attn_k.bias", GgufNames.ggufName(c, "model.layers.0.self_attn.k_proj.bias"));
+    assertEquals(
+        "blk.3.attn_output.weight",
+        GgufNames.ggufName(c, "model.layers.3.self_attn.o_proj.weight"));
     assertEquals(
         "blk.3.ffn_norm.weight",
-        GgufNames.ggufName("model.layers.3.post_attention_layernorm.weight"));
+        GgufNames.ggufName(c, "model.layers.3.post_attention_layernorm.weight"));
     assertEquals(
-        "blk.1.ffn_down.weight", GgufNames.ggufName("model.layers.1.mlp.down_proj.weight"));
-    assertThrows(IllegalArgumentException.class, () -> GgufNames.ggufName("model.rotary.inv_freq"));
+        "blk.1.ffn_down.weight", GgufNames.ggufName(c, "model.layers.1.mlp.down_proj.weight"));
+    assertThrows(
+        IllegalArgumentException.class, () -> GgufNames.ggufName(c, "model.rotary.inv_freq"));
   }
 
   /**

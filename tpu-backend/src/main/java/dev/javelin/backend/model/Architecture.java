@@ -1,0 +1,79 @@
+package dev.javelin.backend.model;
+
+import dev.javelin.backend.Shape;
+import java.util.List;
+
+/**
+ * A model family: the one place that knows its names (Hugging Face {@code model_type} and class,
+ * llama.cpp {@code general.architecture}), the config.json defaults it implies, the tensors of its
+ * block (HF and llama.cpp names, shapes, how tensor parallelism splits them, which are LoRA
+ * targets) and how the block is composed. Everything else asks it; {@link Architectures} lists the
+ * families. Adding one is a new implementation plus its tests.
+ */
+public sealed interface Architecture permits LlamaFamily, Qwen3Family {
+
+  /** The Hugging Face {@code config.json} {@code model_type}. */
+  String modelType();
+
+  /** The Hugging Face class written to {@code architectures} (what AutoModel instantiates). */
+  String hfClass();
+
+  /** llama.cpp's {@code general.architecture} (the {@code model_type} unless it differs). */
+  default String ggufArchitecture() {
+    return modelType();
+  }
+
+  /** llama.cpp's converter interleaves the rotary pairs of q/k rows (Llama), to be undone. */
+  default boolean ggufPermutesRotary() {
+    return false;
+  }
+
+  /** {@code attention_bias} when a config.json does not state it (transformers' default). */
+  default boolean impliedQkvBias() {
+    return false;
+  }
+
+  /** {@code tie_word_embeddings} when a config.json does not state it (transformers' default). */
+  default boolean impliedTiedHead() {
+    return false;
+  }
+
+  /** How a block is put together from the parts {@link DecoderModel} has. */
+  Block block();
+
+  /** The tensors of one block, in layout order, named relative to {@code model.layers.{i}.}. */
+  List<LayerTensor> layerTensors(ModelConfig c);
+
+  /**
+   * A block's composition.
+   *
+   * @param qkNorm per-head RMSNorm of queries and keys before the rotary embedding (Qwen3)
+   */
+  record Block(boolean qkNorm) {}
+
+  /** How tensor parallelism (Megatron layout, weights (out, in)) splits a tensor. */
+  enum TpSplit {
+    /** The out dimension (0): heads, MLP columns and their biases. */
+    COLUMN,
+    /** The in dimension (1): the projections back to the residual stream. */
+    ROW,
+    /** Not split by tp (norms). */
+    NONE
+  }
+
+  /**
+   * One per-layer tensor.
+   *
+   * @param suffix HF name after {@code model.layers.{i}.}, e.g. {@code self_attn.q_proj.weight}
+   * @param shape its shape ({@code nn.Linear} weights are (out, in))
+   * @param gguf llama.cpp name after {@code blk.{i}.}, e.g. {@code attn_q.weight}
+   * @param tp how tensor parallelism splits it
+   * @param loraModule the PEFT module name when it is a linear weight LoRA can adapt, else null
+   */
+  record LayerTensor(String suffix, Shape shape, String gguf, TpSplit tp, String loraModule) {
+    /** Whether LoRA can put an adapter on this weight. */
+    public boolean adaptable() {
+      return loraModule != null;
+    }
+  }
+}
