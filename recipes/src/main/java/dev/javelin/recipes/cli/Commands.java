@@ -58,7 +58,7 @@ public final class Commands {
   /** {@code javelin run}: GRPO, after the recipe's warm-up when its checkpoint is missing. */
   public RunSummary run(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
-    recipe.settings().noEffectNotes().forEach(out::println);
+    recipe.notes().forEach(out::println);
     recipe.checkTrainable();
     Optional<RunSummary> interruptedWarmUp = warmUpIfNeeded(recipe, overrides);
     if (interruptedWarmUp.isPresent()) {

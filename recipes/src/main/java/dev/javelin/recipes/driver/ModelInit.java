@@ -5,6 +5,7 @@ import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.gguf.GgufException;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.ModelOverrideKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
 import dev.javelin.trainer.engine.PpoUpdater;
@@ -26,10 +27,16 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return checked(checkpoint, () -> ModelCheckpoint.config(checkpoint));
+      return overrides(recipe).apply(checked(checkpoint, () -> ModelCheckpoint.config(checkpoint)));
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
-    return recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2"));
+    return overrides(recipe)
+        .apply(recipe.model().init().toConfig(vocab, recipe.model().modelType().equals("qwen2")));
+  }
+
+  /** {@code actor_rollout_ref.model.override_config}'s fields that change the model config. */
+  private static ModelOverrideKeys.Overrides overrides(RecipeConfig recipe) {
+    return ModelOverrideKeys.from(recipe.settings());
   }
 
   /** config.json text of the model, for samplers that wait for their first weights. */
@@ -69,7 +76,8 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return checked(checkpoint, () -> ModelCheckpoint.load(checkpoint));
+      ModelCheckpoint loaded = checked(checkpoint, () -> ModelCheckpoint.load(checkpoint));
+      return new ModelCheckpoint(overrides(recipe).apply(loaded.config()), loaded.weights());
     }
     return ModelCheckpoint.random(
         config(recipe), recipe.model().initSeed(), recipe.model().initStd());
