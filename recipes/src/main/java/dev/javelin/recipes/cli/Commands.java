@@ -19,6 +19,7 @@ import dev.javelin.recipes.driver.Validator;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.metrics.MetricsLoggers;
+import dev.javelin.recipes.ray.RayRuntime;
 import dev.javelin.recipes.ray.RunRegistryReporter;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.report.RunReport;
@@ -58,6 +59,7 @@ public final class Commands {
   /** {@code javelin run}: GRPO, after the recipe's warm-up when its checkpoint is missing. */
   public RunSummary run(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
+    RayRuntime.requireHead(recipe.trainer());
     recipe.notes().forEach(out::println);
     recipe.checkTrainable();
     Optional<RunSummary> interruptedWarmUp = warmUpIfNeeded(recipe, overrides);
@@ -132,6 +134,7 @@ public final class Commands {
   /** {@code javelin sft}: the cross-entropy warm-up. */
   public RunSummary sft(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
+    RayRuntime.requireHead(recipe.trainer());
     TaskData task = TaskLoader.load(recipe);
     int total = totalSteps(recipe, task, "examples", "");
     Path dir = prepareRunDir(recipe);
@@ -226,6 +229,7 @@ public final class Commands {
   /** {@code javelin eval}: validation of a recipe's model, or of a checkpoint directory. */
   public Map<String, Double> eval(String target, List<String> overrides) {
     RecipeConfig recipe = evalRecipe(target, overrides);
+    RayRuntime.requireHead(recipe.trainer());
     TaskData task = TaskLoader.load(recipe);
     if (task.val().isEmpty()) {
       throw new ConfigException("recipe key 'data.val_files': eval needs validation prompts");
@@ -269,6 +273,7 @@ public final class Commands {
   RecipeConfig evalRecipe(String target, List<String> overrides) {
     Path p = Path.of(target);
     if (!Files.isDirectory(p)) {
+      CheckpointArg.refuseMissing(target);
       return Recipes.load(target, overrides);
     }
     Optional<Path> latest = latestCheckpoint(p);

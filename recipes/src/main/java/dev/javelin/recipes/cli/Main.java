@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.jobs.JobsApiException;
+import dev.javelin.recipes.ray.ClusterUnreachableException;
 import dev.javelin.rewards.RewardConfigException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ public final class Main {
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
       return USAGE;
-    } catch (JobsApiException e) {
+    } catch (JobsApiException | ClusterUnreachableException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;
     } catch (RuntimeException e) {
