@@ -31,6 +31,7 @@ public final class Main {
         run  <recipe>               GRPO training (runs the recipe's SFT warm-up first if needed)
         eval <recipe|checkpoint>    validation only (a checkpoint dir reads its run's recipe.yaml)
         sft  <recipe>               cross-entropy warm-up on the dataset's reference answers
+        check <recipe> [key=value ...]  resolve and validate only: what takes effect, notes, memory
         recipes                     list the bundled recipes
         report <run dir>            write <run dir>/report.html (charts, recipe, samples; also after run)
         convert <model.gguf|hf dir> <out dir> [--bf16] [--merge <adapter dir>]
@@ -89,6 +90,7 @@ public final class Main {
         case "run", "sft", "eval" -> local(args[0], rest, out);
         case "convert" -> new ConvertCommand(out).run(rest);
         case "heap" -> new HeapCommand(out).run(rest);
+        case "check" -> new CheckCommand(out, err).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -100,7 +102,7 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status or heap)");
+                    + "' (use run, eval, sft, check, convert, recipes, report, submit, jobs, status or heap)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
