@@ -145,6 +145,7 @@ public final class Commands {
         task.train().size(),
         total,
         SftRunner.outputDir(recipe));
+    out.println(SftRunner.whatToExpect(recipe, total));
     return loop(
         recipe,
         task,
