@@ -23,7 +23,7 @@ final class GrpoLauncher {
   static RunSummary run(RunSpec spec, StopSignal stop, StepListener progress) {
     RecipeConfig recipe = spec.recipe();
     PrintStream out = spec.console();
-    recipe.settings().noEffectNotes().forEach(out::println);
+    recipe.notes().forEach(out::println);
     recipe.checkTrainable();
     JvmOpens.requireOpen();
     TaskData task = TaskLoader.load(recipe);

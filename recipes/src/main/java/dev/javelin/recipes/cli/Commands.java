@@ -14,6 +14,7 @@ import dev.javelin.recipes.driver.Scoring;
 import dev.javelin.recipes.driver.SftRunner;
 import dev.javelin.recipes.driver.StopSignal;
 import dev.javelin.recipes.driver.Validator;
+import dev.javelin.recipes.ray.RayRuntime;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.report.RunReport;
 import dev.javelin.recipes.task.TaskData;
@@ -55,6 +56,7 @@ public final class Commands {
    */
   public RunSummary run(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
+    RayRuntime.requireHead(recipe.trainer());
     recipe.checkTrainable();
     Optional<RunSummary> interruptedWarmUp = warmUpIfNeeded(recipe, overrides);
     if (interruptedWarmUp.isPresent()) {
@@ -84,6 +86,7 @@ public final class Commands {
   /** {@code javelin sft}: the cross-entropy warm-up. */
   public RunSummary sft(String recipeArg, List<String> overrides) {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
+    RayRuntime.requireHead(recipe.trainer());
     TaskData task = TaskLoader.load(recipe);
     int total = RunLoop.totalSteps(recipe, task, "examples", "");
     Path dir = RunLoop.prepareRunDir(recipe);
@@ -94,6 +97,7 @@ public final class Commands {
         task.train().size(),
         total,
         SftRunner.outputDir(recipe));
+    out.println(SftRunner.whatToExpect(recipe, total));
     return new RunLoop(out, env)
         .run(
             recipe,
@@ -109,6 +113,7 @@ public final class Commands {
   /** {@code javelin eval}: validation of a recipe's model, or of a checkpoint directory. */
   public Map<String, Double> eval(String target, List<String> overrides) {
     RecipeConfig recipe = evalRecipe(target, overrides);
+    RayRuntime.requireHead(recipe.trainer());
     TaskData task = TaskLoader.load(recipe);
     if (task.val().isEmpty()) {
       throw new ConfigException("recipe key 'data.val_files': eval needs validation prompts");
@@ -154,6 +159,7 @@ public final class Commands {
   RecipeConfig evalRecipe(String target, List<String> overrides) {
     Path p = Path.of(target);
     if (!Files.isDirectory(p)) {
+      CheckpointArg.refuseMissing(target);
       return Recipes.load(target, overrides);
     }
     Optional<Path> latest = latestCheckpoint(p);

@@ -1,20 +1,20 @@
 package dev.javelin.recipes.cli;
 
-import com.sun.management.OperatingSystemMXBean;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 /**
  * {@code javelin heap <run|sft|eval> <recipe> [key=value ...]}: prints the heap (e.g. {@code 9g})
  * the launcher gives that command when JAVELIN_HEAP is unset: the memory estimate the command
  * checks before its first step, with its headroom, and never less than {@link #DEFAULT_GB}. It is
- * capped at {@link #RAM_SHARE} of this machine's memory, where the command's own check then refuses
- * the run naming the knobs. Any error prints the default: the command itself reports it.
+ * capped at {@link #RAM_SHARE} of this machine's memory and so that the heap plus the memory the
+ * estimate counts outside it stays under the machine's ({@link MemoryBudget#maxHeapOn}); the
+ * command's own check refuses a run that cannot fit, naming the knobs. Any error prints the
+ * default: the command itself reports it.
  */
 final class HeapCommand {
   /** The heap when the estimate asks for less (what a tiny recipe needs with room to spare). */
@@ -49,12 +49,14 @@ final class HeapCommand {
       return DEFAULT_GB;
     }
     long wanted = (budget.wantedHeap() + (1L << 30) - 1) >> 30;
-    long cap = (long) (physicalBytes() * RAM_SHARE) >> 30;
+    long machine = MemoryBudget.machineBytes();
+    // the heap, its collector tables and the memory outside it must fit the machine
+    long cap = Math.min((long) (machine * RAM_SHARE), budget.maxHeapOn(machine)) >> 30;
     return (int) Math.max(DEFAULT_GB, Math.min(wanted, cap));
   }
 
   /** What the command checks before its first step; null when no model runs in this JVM. */
-  private static MemoryBudget budget(String command, String recipeArg, List<String> overrides) {
+  static MemoryBudget budget(String command, String recipeArg, List<String> overrides) {
     RecipeConfig recipe =
         command.equals("eval")
             ? new Commands(new PrintStream(PrintStream.nullOutputStream()))
@@ -81,10 +83,5 @@ final class HeapCommand {
       }
       default -> MemoryBudget.of(ModelInit.config(recipe), recipe);
     };
-  }
-
-  private static long physicalBytes() {
-    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getTotalMemorySize();
   }
 }

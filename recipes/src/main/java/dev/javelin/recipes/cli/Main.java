@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.jobs.JobsApiException;
+import dev.javelin.recipes.ray.ClusterUnreachableException;
 import dev.javelin.rewards.RewardConfigException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ public final class Main {
         run  <recipe>               GRPO training (runs the recipe's SFT warm-up first if needed)
         eval <recipe|checkpoint>    validation only (a checkpoint dir reads its run's recipe.yaml)
         sft  <recipe>               cross-entropy warm-up on the dataset's reference answers
+        check <recipe> [key=value ...]  resolve and validate only: what takes effect, notes, memory
         recipes                     list the bundled recipes
         report <run dir>            write <run dir>/report.html (charts, recipe, samples; also after run)
         convert <model.gguf|hf dir> <out dir> [--bf16] [--merge <adapter dir>]
@@ -93,6 +95,7 @@ public final class Main {
         case "convert" -> new ConvertCommand(out).run(rest);
         case "heap" -> new HeapCommand(out).run(rest);
         case "score" -> new ScoreCommand(out).run(rest);
+        case "check" -> new CheckCommand(out, err).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -104,12 +107,13 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status, heap or score)");
+                    + "' (use run, eval, sft, check, convert, recipes, report, submit, jobs, status, heap"
+                    + " or score)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
       return USAGE;
-    } catch (JobsApiException e) {
+    } catch (JobsApiException | ClusterUnreachableException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;
     } catch (RuntimeException e) {

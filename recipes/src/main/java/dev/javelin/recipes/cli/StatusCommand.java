@@ -37,11 +37,7 @@ final class StatusCommand {
     String address =
         options.option("--address", env == null || env.isBlank() ? "127.0.0.1:6379" : env);
     options.positional("--address HOST:PORT");
-    try {
-      RayRuntime.connectDriver(address);
-    } catch (IllegalStateException e) {
-      throw new JobsApiException(e.getMessage(), e);
-    }
+    RayRuntime.connectDriver(address); // exit 3 at once when no head answers
     Optional<ActorHandle<RunRegistry>> registry = RunRegistry.find();
     if (registry.isEmpty()) {
       out.println("no runs reported on " + address + " (no " + RunRegistry.NAME + " actor yet)");

@@ -5,7 +5,9 @@ import dev.javelin.grpo.dapo.OverlongPenalty;
 
 /**
  * {@code reward_model.overlong_buffer.*} (DAPO's keys): the soft overlong punishment added to each
- * response's score before the advantages, see {@link OverlongPenalty}.
+ * response's score before the advantages, see {@link OverlongPenalty}. DAPO's newer spelling,
+ * {@code reward_model.reward_kwargs.overlong_buffer_cfg.*} with {@code reward_model.reward_kwargs
+ * .max_resp_len}, means the same and is read as these keys.
  */
 public final class OverlongBufferKeys {
   static final String P = "reward_model.overlong_buffer.";
@@ -18,6 +20,14 @@ public final class OverlongBufferKeys {
       KEYS.of(P + "penalty_factor", KeyType.DOUBLE, 0.0, "penalty at the hard limit");
   static final KeySpec LOG =
       KEYS.of(P + "log", KeyType.BOOL, false, "log the penalty and overlong fraction");
+  static final KeySpec MAX_RESP_LEN =
+      KEYS.optional(
+          "reward_model.reward_kwargs.max_resp_len",
+          KeyType.INT,
+          "L_max of the overlong penalty; default data.max_response_length");
+
+  /** DAPO's reward-manager spelling of the buffer keys. */
+  private static final String NEW_SPELLING = "reward_model.reward_kwargs.overlong_buffer_cfg.";
 
   private OverlongBufferKeys() {}
 
@@ -37,6 +47,9 @@ public final class OverlongBufferKeys {
   /** Declares the keys. */
   static void declare(Schema.Builder b) {
     KEYS.declareIn(b);
+    for (KeySpec k : new KeySpec[] {ENABLE, LEN, PENALTY_FACTOR, LOG}) {
+      b.alias(NEW_SPELLING + k.name().substring(P.length()), k);
+    }
   }
 
   /** The recipe's shaping; {@code maxResponseLength} is {@code data.max_response_length}. */
@@ -47,12 +60,11 @@ public final class OverlongBufferKeys {
     }
     int len = s.getInt(LEN);
     Checks.require(len > 0, LEN.name(), "must be > 0 when overlong_buffer.enable=true, got " + len);
-    Checks.require(
-        len <= maxResponseLength,
-        LEN.name(),
-        len + " must be <= data.max_response_length (" + maxResponseLength + ")");
+    int limit = s.isSet(MAX_RESP_LEN) ? s.getInt(MAX_RESP_LEN) : maxResponseLength;
+    String limitName = s.isSet(MAX_RESP_LEN) ? MAX_RESP_LEN.name() : "data.max_response_length";
+    Checks.require(len <= limit, LEN.name(), len + " must be <= " + limitName + " (" + limit + ")");
     double factor = Checks.nonNegative(PENALTY_FACTOR.name(), s.getDouble(PENALTY_FACTOR));
     return new Shaping(
-        new OverlongPenalty(new OverlongBufferConfig(true, len, factor), maxResponseLength), log);
+        new OverlongPenalty(new OverlongBufferConfig(true, len, factor), limit), log);
   }
 }

@@ -4,7 +4,9 @@ import dev.javelin.grpo.AlgorithmConfig;
 import dev.javelin.rewards.RewardSpec;
 import dev.javelin.trainer.TrainerConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -98,6 +100,7 @@ public record RecipeConfig(
     DataConfig data = Checks.build("data", () -> DataConfig.from(s));
     ModelSection model = Checks.build("actor_rollout_ref.model", () -> ModelSection.from(s));
     Checks.build("actor_rollout_ref.model", () -> LoraKeys.from(s));
+    ModelOverrideKeys.from(s);
     ActorConfig actor = Checks.build("actor_rollout_ref.actor", () -> ActorConfig.from(s));
     RolloutConfig rollout = Checks.build("actor_rollout_ref.rollout", () -> RolloutConfig.from(s));
     AlgorithmConfig algorithm = Checks.build("algorithm", () -> AlgorithmKeys.from(s));
@@ -133,6 +136,16 @@ public record RecipeConfig(
       section.put("reward_kwargs", s.getMap(REWARD_KWARGS));
     }
     return RewardSpec.fromRecipe(section);
+  }
+
+  /**
+   * The lines a run prints at start-up about keys that were accepted but act differently from VeRL:
+   * each engine key with no effect here, and what {@code override_config} did.
+   */
+  public List<String> notes() {
+    List<String> all = new ArrayList<>(settings.noEffectNotes());
+    all.addAll(ModelOverrideKeys.from(settings).lines());
+    return all;
   }
 
   /** Checks what a GRPO run needs beyond a valid recipe. */

@@ -21,13 +21,17 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  */
 public final class RecipeLoader {
   private static final int MAX_RECIPE_BYTES = 1 << 20;
+  private static final String OVERRIDE = "command-line override";
   private final Schema schema;
 
   public RecipeLoader(Schema schema) {
     this.schema = schema;
   }
 
-  /** Loads a recipe file and applies overrides in order (later wins). */
+  /**
+   * Loads a recipe file and applies overrides in order (later wins), in Hydra's grammar ({@link
+   * HydraOverride}).
+   */
   public Settings load(Path recipe, List<String> overrides) {
     return resolve(read(recipe), recipe.toString(), overrides);
   }
@@ -41,48 +45,125 @@ public final class RecipeLoader {
     Map<String, Object> raw = new LinkedHashMap<>();
     Map<String, String> origin = new LinkedHashMap<>();
     flatten("", tree, raw, origin, source);
+    List<String> unknown = new ArrayList<>();
     for (String o : overrides) {
-      int eq = o.indexOf('=');
-      if (eq <= 0) {
-        throw new ConfigException(
-            "override '" + o + "' is not key=value (e.g. data.train_batch_size=32)");
+      HydraOverride h = HydraOverride.parse(o);
+      String key = schema.canonical(h.key());
+      if (h.delete()) {
+        delete(key, h.valueText(), raw, origin, unknown);
+      } else {
+        put(key, parseScalar(h.valueText(), "override " + h.key()), raw);
+        origin.put(key, OVERRIDE);
       }
-      String key = o.substring(0, eq).trim();
-      Object value = parseScalar(o.substring(eq + 1), "override " + key);
-      raw.put(key, value);
-      origin.put(key, "command-line override");
     }
-    return validate(raw, origin);
+    return validate(raw, origin, unknown);
   }
 
-  private Settings validate(Map<String, Object> raw, Map<String, String> origin) {
+  /**
+   * Sets {@code key} (already canonical); a dotted entry of a mapping key ({@code
+   * ...override_config.rope_theta}) goes into that mapping.
+   */
+  private void put(String key, Object value, Map<String, Object> raw) {
+    Optional<String> map = schema.key(key).isPresent() ? Optional.empty() : schema.mapKeyAbove(key);
+    if (map.isEmpty()) {
+      raw.remove(key); // re-inserted last: a later setting wins and lists last
+      raw.put(key, value);
+      return;
+    }
+    Map<String, Object> root =
+        raw.get(map.get()) instanceof Map<?, ?> old ? deepCopy(old) : new LinkedHashMap<>();
+    Map<String, Object> node = root;
+    String[] path = key.substring(map.get().length() + 1).split("\\.", -1);
+    for (int i = 0; i < path.length - 1; i++) {
+      Map<String, Object> child =
+          node.get(path[i]) instanceof Map<?, ?> m ? deepCopy(m) : new LinkedHashMap<>();
+      node.put(path[i], child);
+      node = child;
+    }
+    node.put(path[path.length - 1], value);
+    raw.put(map.get(), root);
+  }
+
+  /**
+   * Hydra's {@code ~key}: drops the key (back to its default), every key under it, or an entry of a
+   * mapping key; with {@code =value} only when that is the current value.
+   */
+  private void delete(
+      String key,
+      String valueText,
+      Map<String, Object> raw,
+      Map<String, String> origin,
+      List<String> unknown) {
+    boolean known =
+        schema.key(key).isPresent()
+            || schema.names().stream().anyMatch(n -> n.startsWith(key + "."))
+            || schema.mapKeyAbove(key).isPresent()
+            || VerlEngineKeys.reason(key).isPresent();
+    if (!known) {
+      unknown.add(key);
+      origin.put(key, OVERRIDE);
+      return;
+    }
+    if (valueText != null) {
+      Object wanted = parseScalar(valueText, "override ~" + key);
+      Object current = raw.get(key);
+      if (!String.valueOf(current).equals(String.valueOf(wanted))) {
+        throw new ConfigException(
+            "override '~"
+                + key
+                + "="
+                + valueText
+                + "': the current value is "
+                + current
+                + ", not "
+                + wanted
+                + " (~"
+                + key
+                + " removes it whatever its value)");
+      }
+    }
+    raw.keySet().removeIf(k -> k.equals(key) || k.startsWith(key + "."));
+    schema
+        .mapKeyAbove(key)
+        .ifPresent(
+            map -> {
+              if (raw.get(map) instanceof Map<?, ?> m) {
+                Map<String, Object> copy = deepCopy(m);
+                copy.remove(key.substring(map.length() + 1));
+                raw.put(map, copy);
+              }
+            });
+  }
+
+  private static Map<String, Object> deepCopy(Map<?, ?> m) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    m.forEach((k, v) -> out.put(String.valueOf(k), v instanceof Map<?, ?> c ? deepCopy(c) : v));
+    return out;
+  }
+
+  private Settings validate(
+      Map<String, Object> raw, Map<String, String> origin, List<String> unknown) {
     Map<String, Object> values = new LinkedHashMap<>();
     List<String> notes = new ArrayList<>();
+    List<String> invalid = new ArrayList<>();
     for (var e : raw.entrySet()) {
-      Optional<String> noEffect =
-          schema.key(e.getKey()).isPresent() ? Optional.empty() : VerlEngineKeys.reason(e.getKey());
-      if (noEffect.isPresent()) {
-        notes.add(e.getKey() + "=" + e.getValue() + " has no effect here: " + noEffect.get());
+      Optional<KeySpec> spec = schema.key(e.getKey());
+      if (spec.isEmpty()) {
+        Optional<String> noEffect = VerlEngineKeys.reason(e.getKey());
+        if (noEffect.isPresent()) {
+          notes.add(e.getKey() + "=" + e.getValue() + " has no effect here: " + noEffect.get());
+        } else {
+          unknown.add(e.getKey());
+        }
         continue;
       }
-      KeySpec spec =
-          schema
-              .key(e.getKey())
-              .orElseThrow(
-                  () ->
-                      new ConfigException(
-                          "unknown recipe key '"
-                              + e.getKey()
-                              + "' in "
-                              + origin.get(e.getKey())
-                              + Suggestions.hint(e.getKey(), schema.names())));
       if (e.getValue() == null) {
         continue; // an explicit null means "use the default"
       }
       try {
-        values.put(e.getKey(), spec.type().coerce(e.getValue()));
+        values.put(e.getKey(), spec.get().type().coerce(e.getValue()));
       } catch (IllegalArgumentException | ArithmeticException ex) {
-        throw new ConfigException(
+        invalid.add(
             "recipe key '"
                 + e.getKey()
                 + "' in "
@@ -90,11 +171,11 @@ public final class RecipeLoader {
                 + ": "
                 + ex.getMessage()
                 + " ("
-                + spec.doc()
-                + ")",
-            ex);
+                + spec.get().doc()
+                + ")");
       }
     }
+    failOnProblems(unknown, invalid, origin);
     for (KeySpec spec : schema.specs()) {
       if (!values.containsKey(spec.name())) {
         if (spec.required()) {
@@ -108,6 +189,29 @@ public final class RecipeLoader {
     return new Settings(schema, values, notes);
   }
 
+  /**
+   * Every unknown key and bad value of the recipe and its overrides in one message, so a pasted
+   * script is fixed in one try rather than one key per try.
+   */
+  private void failOnProblems(
+      List<String> unknown, List<String> invalid, Map<String, String> origin) {
+    List<String> problems = new ArrayList<>();
+    for (String key : unknown) {
+      problems.add("'" + key + "' in " + origin.get(key) + Suggestions.hint(key, schema.names()));
+    }
+    if (problems.size() == 1) {
+      problems.set(0, "unknown recipe key " + problems.get(0));
+    } else if (!problems.isEmpty()) {
+      String all = String.join("; ", problems);
+      problems.clear();
+      problems.add(unknown.size() + " unknown recipe keys: " + all);
+    }
+    problems.addAll(invalid);
+    if (!problems.isEmpty()) {
+      throw new ConfigException(String.join("; ", problems));
+    }
+  }
+
   private void flatten(
       String prefix,
       Map<String, Object> node,
@@ -119,8 +223,9 @@ public final class RecipeLoader {
       if (e.getValue() instanceof Map<?, ?> child && !schema.isMapKey(key)) {
         flatten(key, stringKeys(child, key, source), out, origin, source);
       } else {
-        out.put(key, e.getValue());
-        origin.put(key, source);
+        String canonical = schema.canonical(key);
+        put(canonical, e.getValue(), out);
+        origin.put(canonical, source);
       }
     }
   }

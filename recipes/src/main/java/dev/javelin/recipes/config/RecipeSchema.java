@@ -23,6 +23,7 @@ public final class RecipeSchema {
     DataConfig.declare(b);
     SyntheticConfig.declare(b);
     ModelSection.declare(b);
+    ModelOverrideKeys.declare(b);
     LoraKeys.declare(b);
     MixedPrecisionKeys.declare(b);
     ActorConfig.declare(b);

@@ -6,6 +6,7 @@ import dev.javelin.backend.checkpoint.gguf.GgufException;
 import dev.javelin.backend.model.Architectures;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.ModelOverrideKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
 import dev.javelin.trainer.engine.PpoUpdater;
@@ -27,10 +28,16 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return checked(checkpoint, () -> ModelCheckpoint.config(checkpoint));
+      return overrides(recipe).apply(checked(checkpoint, () -> ModelCheckpoint.config(checkpoint)));
     }
     int vocab = TaskLoader.tokenizer(recipe).vocabSize();
-    return recipe.model().init().toConfig(vocab, Architectures.of(recipe.model().modelType()));
+    return overrides(recipe)
+        .apply(recipe.model().init().toConfig(vocab, Architectures.of(recipe.model().modelType())));
+  }
+
+  /** {@code actor_rollout_ref.model.override_config}'s fields that change the model config. */
+  private static ModelOverrideKeys.Overrides overrides(RecipeConfig recipe) {
+    return ModelOverrideKeys.from(recipe.settings());
   }
 
   /** config.json text of the model, for samplers that wait for their first weights. */
@@ -70,7 +77,8 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      return checked(checkpoint, () -> ModelCheckpoint.load(checkpoint));
+      ModelCheckpoint loaded = checked(checkpoint, () -> ModelCheckpoint.load(checkpoint));
+      return new ModelCheckpoint(overrides(recipe).apply(loaded.config()), loaded.weights());
     }
     return ModelCheckpoint.random(
         config(recipe), recipe.model().initSeed(), recipe.model().initStd());

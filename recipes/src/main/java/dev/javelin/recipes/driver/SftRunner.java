@@ -6,6 +6,7 @@ import dev.javelin.datasets.Example;
 import dev.javelin.datasets.Tokenizer;
 import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Settings;
 import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.recipes.task.PromptedExample;
@@ -53,6 +54,28 @@ public final class SftRunner {
   public SftRunner addListener(StepListener listener) {
     stepLog.addListener(listener);
     return this;
+  }
+
+  /**
+   * One line for the start of a warm-up: held-out accuracy of a model learning a task from scratch
+   * stays near 0% for a long while and then rises fast (the bundled arith-sft: 0-2% for about 1,600
+   * steps, then 40% within a few hundred), which looks like a stall if nobody says so.
+   */
+  public static String whatToExpect(RecipeConfig recipe, int totalSteps) {
+    Settings s = recipe.settings();
+    String stop =
+        s.isSet(RecipeConfig.SFT_STOP_AT_ACCURACY)
+            ? String.format(
+                Locale.ROOT,
+                "at %.0f%% held-out accuracy (%s) or after %d steps",
+                100 * s.getDouble(RecipeConfig.SFT_STOP_AT_ACCURACY),
+                RecipeConfig.SFT_STOP_AT_ACCURACY.name(),
+                totalSteps)
+            : "after " + totalSteps + " steps";
+    return "what to expect: held-out accuracy usually stays near 0% for many steps while the model"
+        + " learns the answer format, then rises quickly (arith-sft: 0-2% for ~1,600 steps);"
+        + " the warm-up stops "
+        + stop;
   }
 
   /** Where the final model goes. */

@@ -31,13 +31,14 @@ public final class RayRuntime {
    * @return whether this call started it
    */
   static boolean ensureStarted(TrainerSection trainer, RewardSpec reward) {
+    boolean cluster = trainer.ray().equals("cluster");
+    requireHead(trainer); // whatever this JVM already runs
     if (Ray.isInitialized()) {
       return false;
     }
     JvmOpens.requireOpen();
-    if (trainer.ray().equals("cluster")) {
+    if (cluster) {
       String address = address(trainer);
-      requireReachable(address);
       System.setProperty(
           "ray.job.code-search-path",
           String.join(
@@ -68,18 +69,30 @@ public final class RayRuntime {
   }
 
   /**
+   * For {@code trainer.ray=cluster}: fails at once ({@link ClusterUnreachableException}, exit 3)
+   * when no head answers at the address, so a command finds out before it loads data or warms up.
+   */
+  public static void requireHead(TrainerSection trainer) {
+    if (trainer.ray().equals("cluster")) {
+      requireReachable(address(trainer), "--ray-address / trainer.ray_address / RAY_ADDRESS");
+    }
+  }
+
+  /**
    * Connects this JVM as a driver of the cluster at {@code address} without job code (what {@code
-   * javelin status} needs), unless Ray already runs here (a test that also trains).
+   * javelin status} needs), unless Ray already runs here (a test that also trains). Nothing
+   * listening there fails at once, before Ray's native client would wait a minute and log.
    *
-   * @throws IllegalStateException when the cluster cannot be joined, saying what to check
+   * @throws ClusterUnreachableException when the cluster cannot be joined, saying what to check
    */
   public static void connectDriver(String address) {
-    if (Ray.isInitialized()) {
-      return;
-    }
     if (address.contains("://")) {
       throw new ConfigException(
           "status --address '" + address + "': expected the GCS address host:port, not a URL");
+    }
+    requireReachable(address, "--address / RAY_ADDRESS");
+    if (Ray.isInitialized()) {
+      return;
     }
     initDriver(address, "--address / RAY_ADDRESS");
   }
@@ -91,7 +104,7 @@ public final class RayRuntime {
     try {
       Ray.init();
     } catch (UnsatisfiedLinkError | RuntimeException e) {
-      throw new IllegalStateException(
+      throw new ClusterUnreachableException(
           "cannot connect to the Ray cluster at "
               + address
               + " ("
@@ -106,9 +119,10 @@ public final class RayRuntime {
 
   /**
    * Fails fast, with what to do, when nothing listens at the head's address: Ray's native client
-   * would wait 60 s and then end the process with a message about its own log files.
+   * would wait 60 s and then end the process with a message about its own log files. {@code named}
+   * says where the address came from.
    */
-  static void requireReachable(String address) {
+  static void requireReachable(String address, String named) {
     int colon = address.lastIndexOf(':');
     String host = colon > 0 ? address.substring(0, colon) : address;
     int port;
@@ -116,18 +130,21 @@ public final class RayRuntime {
       port = colon > 0 ? Integer.parseInt(address.substring(colon + 1)) : 6379;
     } catch (NumberFormatException e) {
       throw new ConfigException(
-          "trainer.ray_address: '" + address + "' is not host:port (e.g. 127.0.0.1:6379)");
+          named + ": '" + address + "' is not host:port (e.g. 127.0.0.1:6379)");
     }
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(host, port), 3000);
     } catch (IOException | IllegalArgumentException e) {
-      throw new ConfigException(
-          "trainer.ray_address: no Ray head answers at "
+      throw new ClusterUnreachableException(
+          "no Ray head answers at "
               + address
               + " ("
+              + named
+              + ": "
               + e.getMessage()
               + "); start one with tools/setup/ray-cluster.sh start, or pass the address of a"
-              + " running head (--ray-address HOST:PORT or RAY_ADDRESS)");
+              + " running head",
+          e);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -21,17 +22,24 @@ import java.util.regex.Pattern;
  * generations. Built from metrics.jsonl as it is, so it works on a running run.
  */
 public final class RunReport {
-  /** A chart: its title, the metric names it draws (regexes) and whether series stack. */
-  record Chart(String title, Pattern metrics, boolean stacked) {
+  /**
+   * A chart: its title, the metric names it draws (regexes), whether series stack, and the factor
+   * its values are drawn at (100 for an accuracy, in percent as the console prints it).
+   */
+  record Chart(String title, Pattern metrics, boolean stacked, double scale) {
     Chart(String title, String regex) {
-      this(title, Pattern.compile(regex), false);
+      this(title, Pattern.compile(regex), false, 1);
+    }
+
+    Chart(String title, Pattern metrics, boolean stacked) {
+      this(title, metrics, stacked, 1);
     }
   }
 
   static final List<Chart> CHARTS =
       List.of(
           new Chart("Training reward", "critic/score/(mean|max|min)"),
-          new Chart("Held-out accuracy", HeldOut.ACC_CHART),
+          new Chart("Held-out accuracy (%)", Pattern.compile(HeldOut.ACC_CHART), false, 100),
           // a reward that reports no acc is validated by its mean score (reward)
           new Chart("Held-out reward", HeldOut.REWARD_CHART),
           new Chart("Response length (tokens)", "response_length/(mean|max)"),
@@ -59,7 +67,8 @@ public final class RunReport {
           + "fill:#555}.lg{font-size:11px;fill:#333}"
           + "table{border-collapse:collapse;background:#fff;font-size:12px}"
           + "td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}"
-          + "pre{white-space:pre-wrap;margin:0;max-width:900px}";
+          + "pre{white-space:pre-wrap;margin:0;max-width:900px}"
+          + ".summary{margin:8px 0 12px;font-size:13px}.summary th{background:#f3f3f3}";
 
   private RunReport() {}
 
@@ -99,16 +108,16 @@ public final class RunReport {
         .append(CSS)
         .append("</style></head><body><h1>")
         .append(Html.escape("javelin report: " + title))
-        .append("</h1><p>")
-        .append(summary(history))
-        .append("</p><div class=\"charts\">");
+        .append("</h1>");
+    ReportSummary.append(sb, history, recipe);
+    sb.append("<p>").append(summary(history)).append("</p><div class=\"charts\">");
     for (Chart c : CHARTS) {
       Map<String, NavigableMap<Long, Double>> series = new LinkedHashMap<>();
       for (String name : history.names()) {
         if (c.metrics().matcher(name).matches()) {
           NavigableMap<Long, Double> s = history.series(name);
           if (!s.isEmpty()) {
-            series.put(name, s);
+            series.put(name, scaled(s, c.scale()));
           }
         }
       }
@@ -121,6 +130,15 @@ public final class RunReport {
     ValidationSamples.appendTable(sb, samples);
     RecipeTable.append(sb, recipe);
     return sb.append("</body></html>\n").toString();
+  }
+
+  private static NavigableMap<Long, Double> scaled(NavigableMap<Long, Double> s, double scale) {
+    if (scale == 1) {
+      return s;
+    }
+    NavigableMap<Long, Double> out = new TreeMap<>();
+    s.forEach((k, v) -> out.put(k, v * scale));
+    return out;
   }
 
   private static String summary(MetricsHistory h) {

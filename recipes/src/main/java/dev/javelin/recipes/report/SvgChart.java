@@ -41,9 +41,10 @@ final class SvgChart {
       maxX = minX + 1;
     }
     if (maxY - minY < 1e-12) {
-      double pad = Math.max(1e-6, Math.abs(maxY) * 0.05);
-      minY -= pad;
-      maxY += pad;
+      // a flat series: an axis around its value in its own units, not a ±1e-6 band of noise
+      double v = maxY;
+      minY = v == 0 ? 0 : v - Math.abs(v) / 2;
+      maxY = v == 0 ? 1 : v + Math.abs(v) / 2;
     }
     Axes a = new Axes(minX, maxX, minY, maxY);
     int perRow = drawn.keySet().stream().anyMatch(k -> k.length() > 24) ? 1 : 3;

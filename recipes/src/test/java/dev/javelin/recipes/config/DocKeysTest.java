@@ -100,7 +100,9 @@ class DocKeysTest {
                 || engineKey(key)
                 || schema.key(key).isPresent()
                 || schema.names().stream().anyMatch(n -> n.startsWith(key + "."))
-                || schema.isMapKey(key);
+                || schema.isMapKey(key)
+                || schema.aliases().containsKey(key)
+                || schema.aliases().keySet().stream().anyMatch(n -> n.startsWith(key + "."));
         if (!known) {
           unknown.add(root.relativize(doc) + ": " + key);
         }

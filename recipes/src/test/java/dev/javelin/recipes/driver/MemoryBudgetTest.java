@@ -62,6 +62,52 @@ class MemoryBudgetTest {
   }
 
   @Test
+  void loraWithAdapterSyncDoesNotCountAFullModelSyncNextToTheTrainStep() {
+    String[] lora = {
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16",
+      "actor_rollout_ref.model.lora_rank=16",
+      "actor_rollout_ref.model.target_modules=[q_proj,v_proj]"
+    };
+    RecipeConfig r = arith(lora);
+    MemoryBudget adapters = MemoryBudget.of(SMOLLM2, r);
+    MemoryBudget full = MemoryBudget.of(SMOLLM2, arith(lora[0]));
+    long p = SMOLLM2.parameterCount();
+    assertTrue(
+        adapters.weightSync() + adapters.activations() + adapters.logits()
+            <= full.weightSync() + full.activations() + full.logits(),
+        "the first (whole) sync is not live with the step's activations");
+    assertTrue(adapters.weightSync() < full.weightSync(), adapters + " vs " + full);
+    assertEquals(
+        full.samplers() + r.trainer().samplers() * p * 4, adapters.samplers(), "+ each base");
+    MemoryBudget merged =
+        MemoryBudget.of(
+            SMOLLM2,
+            arith(lora[0], lora[1], lora[2], "actor_rollout_ref.rollout.lora_sync=merged"));
+    assertEquals(full.weightSync(), merged.weightSync(), "a merged sync is the whole model");
+  }
+
+  @Test
+  void countsTheMemoryOutsideTheHeapAndKeepsTheProcessInsideTheMachine() {
+    RecipeConfig r = arith("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16");
+    MemoryBudget b = MemoryBudget.of(SMOLLM2, r);
+    long p = SMOLLM2.parameterCount();
+    long holders = r.trainer().samplers() + 1L;
+    assertTrue(
+        b.offHeap() >= MemoryBudget.FIXED_OFF_HEAP + holders * p * 4,
+        "native weight copies of the trainer and each sampler, plus the fixed part: " + b);
+    assertTrue(b.describe().contains("outside it"), b.describe());
+    long machine = 24L << 30;
+    long heap = b.maxHeapOn(machine);
+    assertTrue(b.processBytes(heap) <= machine * 0.9 + 1, "heap + GC tables + off-heap fit");
+    assertTrue(heap < machine - b.offHeap(), "the cap leaves the memory outside the heap");
+    ConfigException small = assertThrows(ConfigException.class, () -> b.check(1L << 40, 2L << 30));
+    assertTrue(small.getMessage().contains("more than this machine"), small.getMessage());
+    assertTrue(small.getMessage().contains("enable_gradient_checkpointing"), small.getMessage());
+    assertTrue(small.getMessage().contains("data.max_prompt_length"), small.getMessage());
+    assertDoesNotThrow(() -> b.check(b.total(), 1L << 40));
+  }
+
+  @Test
   void anEvalCountsNoTrainStepAndACacheRowPerValidationPrompt() {
     RecipeConfig r = Recipes.load("recipes/gsm8k-eval.yaml", List.of());
     MemoryBudget eval = MemoryBudget.forEval(SMOLLM2, r, 20);

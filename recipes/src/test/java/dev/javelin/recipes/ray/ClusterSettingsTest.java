@@ -42,14 +42,16 @@ class ClusterSettingsTest {
       port = free.getLocalPort(); // closed again: nothing listens there now
     }
     long start = System.nanoTime();
-    ConfigException e =
-        assertThrows(ConfigException.class, () -> RayRuntime.requireReachable("127.0.0.1:" + port));
+    ClusterUnreachableException e =
+        assertThrows(
+            ClusterUnreachableException.class,
+            () -> RayRuntime.requireReachable("127.0.0.1:" + port, "trainer.ray_address"));
     assertTrue(System.nanoTime() - start < 10_000_000_000L, "took longer than 10 s");
     assertTrue(e.getMessage().contains("tools/setup/ray-cluster.sh start"), e.getMessage());
     try (ServerSocket open = new ServerSocket(0)) {
-      RayRuntime.requireReachable("127.0.0.1:" + open.getLocalPort()); // listening: no error
+      RayRuntime.requireReachable("127.0.0.1:" + open.getLocalPort(), "x"); // listening: no error
     }
-    assertThrows(ConfigException.class, () -> RayRuntime.requireReachable("127.0.0.1:http"));
+    assertThrows(ConfigException.class, () -> RayRuntime.requireReachable("127.0.0.1:http", "x"));
   }
 
   @Test

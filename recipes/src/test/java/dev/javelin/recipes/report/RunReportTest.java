@@ -60,4 +60,36 @@ class RunReportTest {
     assertTrue(html.contains("Step time by phase"));
     assertFalse(html.contains("Entropy"), "no chart without its metric");
   }
+
+  @Test
+  void opensWithASummaryAndDrawsAccuracyInPercent(@TempDir Path dir) throws Exception {
+    StringBuilder m = new StringBuilder();
+    for (int s = 0; s <= 4; s++) {
+      m.append("{\"step\":").append(s);
+      if (s > 0) {
+        m.append(",\"timing_s/step\":30,\"reward/errors\":").append(s == 2 ? 3 : 0);
+        m.append(",\"reward/timeouts\":0,\"actor/entropy\":0.0");
+      }
+      if (s % 2 == 0) {
+        m.append(",\"val-core/arith/acc/mean@1\":").append(0.25 + 0.1 * s);
+      }
+      m.append("}\n");
+    }
+    Files.writeString(dir.resolve("metrics.jsonl"), m);
+    Files.writeString(dir.resolve("recipe.yaml"), "actor_rollout_ref.model.path: /models/tiny\n");
+    String html = Files.readString(RunReport.write(dir));
+    int summary = html.indexOf("<table class=\"summary\">");
+    assertTrue(summary > 0 && summary < html.indexOf("<svg"), "the summary comes first");
+    assertTrue(html.contains("<th>model</th><td>/models/tiny</td>"), html);
+    assertTrue(
+        html.contains("<td>2m 0s</td>") || html.contains("2m00s") || html.contains("2m"), html);
+    assertTrue(
+        html.contains("25.0% at step 0 &rarr; 65.0% at step 4 (+40.0 points)"),
+        "accuracy in the console's units: " + html);
+    assertTrue(html.contains("3 failed, 0 timed out"), html);
+    assertTrue(html.contains("Held-out accuracy (%)"));
+    assertTrue(html.contains("class=\"yt\">65</text>"), "a 65% tick, not 0.65: " + html);
+    assertFalse(html.contains("e-06"), "no ±1e-6 axis for the flat entropy");
+    assertTrue(html.contains("class=\"yt\">1</text>"), "flat 0 drawn on a 0..1 axis");
+  }
 }

@@ -1,0 +1,132 @@
+package dev.javelin.recipes.config;
+
+import dev.javelin.backend.model.ModelConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code actor_rollout_ref.model.override_config.*} (VeRL's key, usually set as {@code
+ * +actor_rollout_ref.model.override_config.attention_dropout=0.}): Hugging Face config.json fields
+ * to change on the loaded model. The fields Javelin's model reads and that leave the weights' shape
+ * alone ({@code rope_theta}, {@code rms_norm_eps}, {@code max_position_embeddings}) take effect;
+ * dropout at 0 is what the model does already (it has none); a shape field or a non-zero dropout is
+ * refused; any other field gets a one-line note that it has no effect here.
+ */
+public final class ModelOverrideKeys {
+  private static final KeySet KEYS = new KeySet();
+  static final KeySpec OVERRIDE_CONFIG =
+      KEYS.optional(
+          "actor_rollout_ref.model.override_config",
+          KeyType.MAP,
+          "config.json fields to change: rope_theta, rms_norm_eps, max_position_embeddings");
+
+  private static final List<String> SHAPE =
+      List.of(
+          "vocab_size",
+          "hidden_size",
+          "intermediate_size",
+          "num_hidden_layers",
+          "num_attention_heads",
+          "num_key_value_heads",
+          "head_dim",
+          "tie_word_embeddings");
+
+  private ModelOverrideKeys() {}
+
+  /** Declares the key. */
+  static void declare(Schema.Builder b) {
+    KEYS.declareIn(b);
+  }
+
+  /**
+   * The fields that take effect (null when not set) and one line per field, saying what it does.
+   *
+   * @param ropeTheta {@code rope_theta}
+   * @param rmsNormEps {@code rms_norm_eps}
+   * @param maxPositions {@code max_position_embeddings}
+   * @param lines "applied" and "no effect here" lines, for the start of a run
+   */
+  public record Overrides(
+      Double ropeTheta, Double rmsNormEps, Integer maxPositions, List<String> lines) {
+    public Overrides {
+      lines = List.copyOf(lines);
+    }
+
+    /** {@code c} with the overridden fields. */
+    public ModelConfig apply(ModelConfig c) {
+      if (ropeTheta == null && rmsNormEps == null && maxPositions == null) {
+        return c;
+      }
+      return new ModelConfig(
+          c.vocabSize(),
+          c.hidden(),
+          c.intermediate(),
+          c.layers(),
+          c.heads(),
+          c.kvHeads(),
+          c.headDim(),
+          ropeTheta != null ? ropeTheta : c.ropeTheta(),
+          rmsNormEps != null ? rmsNormEps : c.rmsNormEps(),
+          c.tieWordEmbeddings(),
+          c.qkvBias(),
+          maxPositions != null ? maxPositions : c.maxPositions());
+    }
+  }
+
+  /** The recipe's overrides, validated; a field that cannot apply is a {@link ConfigException}. */
+  public static Overrides from(Settings s) {
+    Double rope = null;
+    Double eps = null;
+    Integer positions = null;
+    List<String> lines = new ArrayList<>();
+    for (Map.Entry<String, Object> e : s.getMap(OVERRIDE_CONFIG).entrySet()) {
+      String field = e.getKey();
+      String key = OVERRIDE_CONFIG.name() + "." + field;
+      Object v = e.getValue();
+      switch (field) {
+        case "rope_theta" -> rope = positive(key, KeyType.DOUBLE, v).doubleValue();
+        case "rms_norm_eps" -> eps = positive(key, KeyType.DOUBLE, v).doubleValue();
+        case "max_position_embeddings" -> positions = positive(key, KeyType.INT, v).intValue();
+        default -> {
+          lines.add(unapplied(key, field, v));
+          continue;
+        }
+      }
+      lines.add(key + "=" + v + " applies to the model config");
+    }
+    return new Overrides(rope, eps, positions, lines);
+  }
+
+  /** The line for a field that does not apply, or the refusal when ignoring it would mislead. */
+  private static String unapplied(String key, String field, Object v) {
+    if (field.contains("dropout") || field.endsWith("_pdrop")) {
+      Checks.require(
+          v instanceof Number n && n.doubleValue() == 0,
+          key,
+          "Javelin's model has no dropout; only 0 can apply (got " + v + ")");
+      return key + "=" + v + " has no effect here: Javelin's model has no dropout (as 0 asks)";
+    }
+    Checks.require(
+        !SHAPE.contains(field),
+        key,
+        "changes the shape of the checkpoint's weights; it cannot be overridden (a random model's"
+            + " shape is actor_rollout_ref.model.init.*)");
+    return key
+        + "="
+        + v
+        + " has no effect here: of override_config, Javelin's model reads rope_theta,"
+        + " rms_norm_eps and max_position_embeddings";
+  }
+
+  private static Number positive(String key, KeyType type, Object v) {
+    Number c;
+    try {
+      c = (Number) type.coerce(v);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new ConfigException("recipe key '" + key + "': " + e.getMessage());
+    }
+    Checks.require(c.doubleValue() > 0, key, "must be > 0, got " + v);
+    return c;
+  }
+}

@@ -1,0 +1,13 @@
+package dev.javelin.recipes.ray;
+
+/**
+ * Nothing answers at the Ray cluster's address, or joining it failed: the command line exits 3 with
+ * this one-line message, as it does when the cluster's dashboard cannot be reached.
+ */
+public final class ClusterUnreachableException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public ClusterUnreachableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
