@@ -2,6 +2,7 @@ package dev.javelin.backend.stablehlo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
@@ -13,6 +14,7 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.reference.ReferenceDevice;
 import dev.javelin.backend.testing.Tensors;
 import java.nio.file.Path;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,13 +85,22 @@ public class RematFenceXlaTest {
     }
     List<Tensor> expected = ReferenceDevice.evaluate(none, args);
     List<Tensor> refBlocks = ReferenceDevice.evaluate(blocks, args);
+    // The host-loss split: the fenced backward reads its barrier operands as residuals.
+    VjpPrograms split = Autodiff.vjp(loss, wrt, Set.of(0), Remat.BLOCKS);
+    List<Tensor> splitArgs =
+        split.backwardArguments(
+            args, ReferenceDevice.evaluate(split.forward(), args), List.of(Tensor.scalar(1f)));
+    assertTrue(
+        split.backward().nodes().stream().anyMatch(n -> n.op() instanceof Op.OptimizationBarrier),
+        "the split backward recomputes behind barriers");
     Map<String, XlaCpuScript.Result> out =
         XlaCpuScript.fromSystemProperty()
             .run(
                 List.of(
                     new XlaCpuScript.Case("none", none, args),
                     new XlaCpuScript.Case("blocks", blocks, args),
-                    new XlaCpuScript.Case("unfenced", Barriers.strip(blocks), args)),
+                    new XlaCpuScript.Case("unfenced", Barriers.strip(blocks), args),
+                    new XlaCpuScript.Case("split_backward", split.backward(), splitArgs)),
                 dir);
     for (String name : List.of("none", "blocks", "unfenced")) {
       assertNull(out.get(name).error(), name);
@@ -96,6 +108,12 @@ public class RematFenceXlaTest {
         Tensors.assertClose(expected.get(i), out.get(name).outputs().get(i), 1e-5, name + " " + i);
         Tensors.assertClose(expected.get(i), refBlocks.get(i), 1e-6, "ref blocks " + i);
       }
+    }
+    XlaCpuScript.Result splitOut = out.get("split_backward");
+    assertNull(splitOut.error(), "split_backward");
+    for (int i = 1; i < expected.size(); i++) {
+      Tensors.assertClose(
+          expected.get(i), splitOut.outputs().get(i - 1), 1e-5, "split backward grad " + i);
     }
   }
 }
