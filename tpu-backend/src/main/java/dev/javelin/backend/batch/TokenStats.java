@@ -7,7 +7,6 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.model.NeuralOps;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 /**
  * Per-token log-probabilities and entropies of next-token distributions at a temperature τ: with
@@ -24,91 +23,121 @@ import java.util.function.UnaryOperator;
 public record TokenStats(Node logp, Node entropy) {
 
   /**
-   * Bytes of f32 logits one chunk of the LM head may hold ({@code -Djavelin.head.chunk_mb}, default
-   * 64): {@link #ofHidden} computes the head over column chunks of at most this size, so the (B, T,
-   * V) logits of a 50k–150k vocabulary never exist at once.
+   * An LM head: the logits (B, C, to - from) of vocabulary entries [from, to) for hidden states (B,
+   * C, D).
    */
-  static final long CHUNK_BYTES = Long.getLong("javelin.head.chunk_mb", 64) << 20;
-
-  /**
-   * Stats of {@code ids[:, 1:]} from final hidden states (B, T, D), {@code head} mapping hidden
-   * states (B, C, D) to logits (B, C, V): as {@link #of} on {@code head(hidden)}, but over column
-   * chunks of at most {@link #CHUNK_BYTES} of logits, each its own recomputation segment.
-   */
-  public static TokenStats ofHidden(
-      GraphBuilder g,
-      Node hidden,
-      UnaryOperator<Node> head,
-      int vocab,
-      Node ids,
-      Node temperature) {
-    return ofHidden(g, hidden, head, ids, temperature, chunkColumns(hidden.shape().dim(0), vocab));
+  @FunctionalInterface
+  public interface Head {
+    Node logits(Node hidden, int from, int to);
   }
 
-  /** As above with chunks of {@code columns} columns (T or more: one unchunked head). */
+  /**
+   * Stats of {@code ids[:, 1:]} from final hidden states (B, T, D): as {@link #of} on the head's
+   * logits, but over the tiles {@link HeadTiles#of} picks, so the (B, T, V) logits of a 50k–150k
+   * vocabulary never exist at once.
+   */
+  public static TokenStats ofHidden(
+      GraphBuilder g, Node hidden, Head head, int vocab, Node ids, Node temperature) {
+    int b = hidden.shape().dim(0);
+    int t = hidden.shape().dim(1);
+    return ofHidden(g, hidden, head, vocab, ids, temperature, HeadTiles.of(b, t, vocab));
+  }
+
+  /** As above over the given tiles. */
   public static TokenStats ofHidden(
       GraphBuilder g,
       Node hidden,
-      UnaryOperator<Node> head,
+      Head head,
+      int vocab,
       Node ids,
       Node temperature,
-      int columns) {
+      HeadTiles tiles) {
     int b = hidden.shape().dim(0);
     int t = hidden.shape().dim(1);
     Node next =
         g.concatenate(
             1, List.of(g.sliceAxis(ids, 1, 1, t), g.constant(0, DType.I32, Shape.of(b, 1))));
-    TokenStats all = chunked(g, hidden, head, next, temperature, columns);
+    TokenStats all = chunked(g, hidden, head, vocab, next, temperature, tiles);
     return new TokenStats(
         g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
   }
 
   /**
-   * {@link #ofTargets} of {@code head(hidden)} for hidden states (B, C, D) and targets (B, C),
-   * computed over column chunks of at most {@link #CHUNK_BYTES} of logits. Each chunk is a
-   * recomputation segment whose outputs are its (B, c) stats, so under {@code Remat.BLOCKS} the
-   * backward pass also holds one chunk of logits at a time.
+   * {@link #ofTargets} of the head's logits for hidden states (B, C, D) and targets (B, C), over
+   * the tiles {@link HeadTiles#of} picks. Each tile is a recomputation segment whose outputs are
+   * (B, c) sums, so under {@code Remat.BLOCKS} the backward pass also holds one tile of logits at a
+   * time.
    */
   public static TokenStats chunked(
-      GraphBuilder g,
-      Node hidden,
-      UnaryOperator<Node> head,
-      int vocab,
-      Node targets,
-      Node temperature) {
-    return chunked(
-        g, hidden, head, targets, temperature, chunkColumns(hidden.shape().dim(0), vocab));
+      GraphBuilder g, Node hidden, Head head, int vocab, Node targets, Node temperature) {
+    int b = hidden.shape().dim(0);
+    int c = hidden.shape().dim(1);
+    return chunked(g, hidden, head, vocab, targets, temperature, HeadTiles.of(b, c, vocab));
   }
 
   private static TokenStats chunked(
       GraphBuilder g,
       Node hidden,
-      UnaryOperator<Node> head,
+      Head head,
+      int vocab,
       Node targets,
       Node temperature,
-      int columns) {
+      HeadTiles tiles) {
     int c = hidden.shape().dim(1);
-    if (columns >= c) {
-      return ofTargets(g, head.apply(hidden), targets, temperature);
+    if (tiles.columns() >= c && tiles.vocabBlock() >= vocab) {
+      return ofTargets(g, head.logits(hidden, 0, vocab), targets, temperature);
     }
     List<Node> logp = new ArrayList<>();
     List<Node> entropy = new ArrayList<>();
-    for (int c0 = 0; c0 < c; c0 += columns) {
-      int c1 = Math.min(c, c0 + columns);
-      g.beginSegment();
-      Node z = head.apply(g.sliceAxis(hidden, 1, c0, c1));
-      TokenStats s = ofTargets(g, z, g.sliceAxis(targets, 1, c0, c1), temperature);
-      g.endSegment(s.logp(), s.entropy());
+    for (int c0 = 0; c0 < c; c0 += tiles.columns()) {
+      int c1 = Math.min(c, c0 + tiles.columns());
+      Columns cols = new Columns(hidden, targets, c0, c1);
+      TokenStats s = columnChunk(g, cols, head, vocab, temperature, tiles.vocabBlock());
       logp.add(s.logp());
       entropy.add(s.entropy());
     }
-    return new TokenStats(g.concatenate(1, logp), g.concatenate(1, entropy));
+    return logp.size() == 1
+        ? new TokenStats(logp.get(0), entropy.get(0))
+        : new TokenStats(g.concatenate(1, logp), g.concatenate(1, entropy));
   }
 
-  /** Columns per head chunk for {@code rows} rows of a {@code vocab}-wide f32 head (at least 1). */
-  public static int chunkColumns(int rows, int vocab) {
-    long perColumn = 4L * rows * vocab;
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, CHUNK_BYTES / Math.max(1, perColumn)));
+  /**
+   * Columns [from, to) of the hidden states and targets, sliced inside the segment reading them.
+   */
+  private record Columns(Node hidden, Node targets, int from, int to) {
+    Node hidden(GraphBuilder g) {
+      return slice(g, hidden);
+    }
+
+    Node targets(GraphBuilder g) {
+      return slice(g, targets);
+    }
+
+    private Node slice(GraphBuilder g, Node x) {
+      return to - from == x.shape().dim(1) ? x : g.sliceAxis(x, 1, from, to);
+    }
+  }
+
+  /** The stats of one column chunk: one segment, or one per vocabulary block combined. */
+  private static TokenStats columnChunk(
+      GraphBuilder g, Columns cols, Head head, int vocab, Node temperature, int block) {
+    if (block >= vocab) {
+      g.beginSegment();
+      Node z = head.logits(cols.hidden(g), 0, vocab);
+      TokenStats s = ofTargets(g, z, cols.targets(g), temperature);
+      g.endSegment(s.logp(), s.entropy());
+      return s;
+    }
+    List<VocabBlocks.Partial> parts = new ArrayList<>();
+    for (int v0 = 0; v0 < vocab; v0 += block) {
+      int v1 = Math.min(vocab, v0 + block);
+      g.beginSegment();
+      Node z = head.logits(cols.hidden(g), v0, v1);
+      VocabBlocks.Partial p = VocabBlocks.partial(g, z, cols.targets(g), v0, temperature);
+      g.endSegment(p.nodes());
+      parts.add(p);
+    }
+    return VocabBlocks.combine(g, parts);
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Barriers;
 import dev.javelin.backend.graph.Program;
 import java.util.Map;
 
@@ -57,7 +58,7 @@ public final class CpuDevice implements Device {
 
   @Override
   public Executable compile(Program program) {
-    return new CpuExecutable(program, Donation.none(), parallel, pool, profile);
+    return new CpuExecutable(Barriers.strip(program), Donation.none(), parallel, pool, profile);
   }
 
   /**
@@ -67,7 +68,8 @@ public final class CpuDevice implements Device {
    */
   @Override
   public Executable compile(Program program, Donation donation) {
-    return new CpuExecutable(program, donation.validate(program), parallel, pool, profile);
+    Program p = Barriers.strip(program);
+    return new CpuExecutable(p, donation.validate(p), parallel, pool, profile);
   }
 
   @Override
@@ -94,7 +96,8 @@ public final class CpuDevice implements Device {
    * operand is read.
    */
   public String explain(Program program) {
-    CpuExecutable e = new CpuExecutable(program, Donation.none(), parallel, pool, profile);
+    CpuExecutable e =
+        new CpuExecutable(Barriers.strip(program), Donation.none(), parallel, pool, profile);
     try {
       return e.describe();
     } finally {

@@ -2,10 +2,8 @@ package dev.javelin.backend.graph;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -64,7 +62,7 @@ public final class Autodiff {
     }
     List<Node> order = ancestors(outputs);
     Set<Node> active = active(order, wrt);
-    Map<Node, Node> ct = new HashMap<>();
+    Cotangents ct = new Cotangents(g);
     for (int j = 0; j < outputs.size(); j++) {
       Node y = outputs.get(j);
       Node dy = cotangents.get(j);
@@ -72,7 +70,7 @@ public final class Autodiff {
         throw new IllegalArgumentException("cotangent " + dy + " does not match output " + y);
       }
       if (active.contains(y)) {
-        accumulate(g, ct, y, dy);
+        ct.add(y, dy);
       }
     }
     for (int k = order.size() - 1; k >= 0; k--) {
@@ -88,7 +86,7 @@ public final class Autodiff {
       Node[] contributions = VjpRules.apply(g, n, dn, need);
       for (int i = 0; i < need.length; i++) {
         if (need[i] && contributions[i] != null) {
-          accumulate(g, ct, n.input(i), contributions[i]);
+          ct.add(n.input(i), contributions[i]);
         }
       }
     }
@@ -156,10 +154,6 @@ public final class Autodiff {
     }
     outputs.addAll(gradient(g, outputs.get(0), wrt, remat));
     return g.build(outputs);
-  }
-
-  private static void accumulate(GraphBuilder g, Map<Node, Node> ct, Node x, Node dx) {
-    ct.merge(x, dx, g::add);
   }
 
   /** Every node the outputs depend on, in topological (id) order. */

@@ -117,6 +117,23 @@ public final class GraphBuilder {
     return x;
   }
 
+  /**
+   * The values of {@code xs}, each read through one shared fence ({@link Op.OptimizationBarrier}):
+   * the results are equal to {@code xs} but the compiler may neither merge computations on them
+   * with computations on {@code xs} nor start those computations before all of {@code xs} exist.
+   */
+  public List<Node> optimizationBarrier(List<Node> xs) {
+    if (xs.isEmpty()) {
+      throw new IllegalArgumentException("optimization_barrier needs at least one operand");
+    }
+    List<Node> out = new ArrayList<>(xs.size());
+    for (int i = 0; i < xs.size(); i++) {
+      Node x = xs.get(i);
+      out.add(add(new Op.OptimizationBarrier(i), xs, x.shape(), x.dtype()));
+    }
+    return out;
+  }
+
   // ------------------------------------------------------------ elementwise
 
   public Node unary(UnaryKind kind, Node x) {

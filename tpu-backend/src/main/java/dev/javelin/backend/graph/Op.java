@@ -98,6 +98,16 @@ public sealed interface Op {
    */
   record ScatterAdd(int rows) implements Op {}
 
+  /**
+   * Operand {@code index}, unchanged, read through a fence over all operands that the compiler may
+   * not look through: values behind it are not merged with equal values computed before it, and
+   * nothing that reads it runs before every operand exists. Remat puts recomputed segments behind
+   * one, as {@code jax.checkpoint} does, so XLA keeps the recomputation instead of reusing (and
+   * holding) the forward values. Identity on the {@code cpu} and {@code ref} devices; {@code
+   * stablehlo.optimization_barrier} over all operands, result {@code #index}.
+   */
+  record OptimizationBarrier(int index) implements Op {}
+
   /** Elementwise unary kinds. */
   enum UnaryKind {
     NEG("stablehlo.negate"),

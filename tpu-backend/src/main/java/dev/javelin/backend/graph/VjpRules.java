@@ -27,6 +27,8 @@ final class VjpRules {
     } else if (op instanceof Op.Convert) {
       Node x = y.input(0);
       out[0] = x.dtype().isFloating() ? g.convert(dy, x.dtype()) : null;
+    } else if (op instanceof Op.OptimizationBarrier b) {
+      out[b.index()] = need[b.index()] ? dy : null;
     } else if (op instanceof Op.Compare
         || op instanceof Op.Constant
         || op instanceof Op.Iota

@@ -91,8 +91,17 @@ public final class DecoderModel {
 
   /** Logits (..., V) of final hidden states (..., D); f32 for bf16 weights (log-probs in f32). */
   public Node logits(GraphBuilder g, ModelWeights w, Node hidden) {
+    return logits(g, w, hidden, 0, c.vocabSize());
+  }
+
+  /**
+   * Logits of vocabulary entries [from, to) only: the head's rows sliced, for a head computed over
+   * vocabulary blocks ({@link dev.javelin.backend.batch.TokenStats#ofHidden}).
+   */
+  public Node logits(GraphBuilder g, ModelWeights w, Node hidden, int from, int to) {
     Node head = c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
-    return NeuralOps.matmulTransposed(g, hidden, head, NeuralOps.wide(hidden.dtype()));
+    Node rows = to - from == c.vocabSize() ? head : g.sliceAxis(head, 0, from, to);
+    return NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
   }
 
   private Node mlp(GraphBuilder g, ModelWeights w, int i, Node x) {

@@ -156,7 +156,7 @@ public final class ModelPrograms {
   }
 
   /**
-   * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in chunks
+   * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in tiles
    * ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held.
    */
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
@@ -164,7 +164,12 @@ public final class ModelPrograms {
     Node bias = AttentionMasks.causal(g, in.mask());
     Node h = m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
     return TokenStats.ofHidden(
-        g, h, x -> m.logits(g, in.compute(), x), c.vocabSize(), in.ids(), temperature);
+        g,
+        h,
+        (x, from, to) -> m.logits(g, in.compute(), x, from, to),
+        c.vocabSize(),
+        in.ids(),
+        temperature);
   }
 
   /**

@@ -97,7 +97,7 @@ public final class PrefixPrograms {
         TokenStats.chunked(
             g,
             g.reshape(predictors, b, r, c.hidden()),
-            x -> m.logits(g, w, x),
+            (x, from, to) -> m.logits(g, w, x, from, to),
             c.vocabSize(),
             responseIds,
             temp);

@@ -4,6 +4,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Barriers;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ public final class ReferenceDevice implements Device {
 
   @Override
   public Executable compile(Program program) {
-    return new ReferenceExecutable(program);
+    return new ReferenceExecutable(Barriers.strip(program));
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.javelin.backend.runtime;
 
-import dev.javelin.backend.batch.TokenStats;
+import dev.javelin.backend.batch.HeadTiles;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.ModelConfig;
 
@@ -17,8 +17,8 @@ import dev.javelin.backend.model.ModelConfig;
  *       values and their cotangents while it is recomputed ({@code L·D + 3·(6·D + 4·I + 2·H·T)},
  *       the factor covering the buffer plan's fragmentation);
  *   <li>{@code logits}: three (B, T, V) tensors (logits, softmax, their cotangent) under {@link
- *       Remat#ELEMENTWISE}; under {@link Remat#BLOCKS} three of one head chunk ({@link
- *       TokenStats#chunkColumns}), since each chunk is recomputed in the backward;
+ *       Remat#ELEMENTWISE}; under {@link Remat#BLOCKS} three of one head tile ({@link
+ *       HeadTiles#of}), since each chunk is recomputed in the backward;
  *   <li>{@code workspace}: the cpu device's array pool of recycled buffers, at most {@value
  *       #POOL_BOUND_MIB} MiB.
  * </ul>
@@ -57,8 +57,9 @@ public record TrainMemory(long state, long update, long activations, long logits
     long full = (long) rows * positions * c.vocabSize() * 4L;
     return switch (requireModelled(remat)) {
       case BLOCKS -> {
-        long chunk = (long) rows * TokenStats.chunkColumns(rows, c.vocabSize()) * c.vocabSize();
-        yield 3L * Math.min(full, chunk * 4L);
+        long tile =
+            HeadTiles.of(rows, positions, c.vocabSize()).bytes(rows, positions, c.vocabSize());
+        yield 3L * Math.min(full, tile);
       }
       default -> 3L * full;
     };

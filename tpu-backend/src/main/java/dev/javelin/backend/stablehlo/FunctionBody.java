@@ -18,6 +18,7 @@ final class FunctionBody {
   private static final String INDENT = "    ";
   private final StringBuilder text = new StringBuilder();
   private final Map<Node, String> names = new HashMap<>();
+  private final Map<List<Node>, String> barriers = new HashMap<>();
   private int fresh;
 
   void bindParameter(Node n, int index) {
@@ -27,6 +28,27 @@ final class FunctionBody {
   /** The SSA name of a node, assigning {@code %vID} on first use. */
   String name(Node n) {
     return names.computeIfAbsent(n, k -> "%v" + k.id());
+  }
+
+  /**
+   * Names {@code n} as result {@code index} of the optimization barrier over {@code operands},
+   * printing that barrier on first use: the fenced values of one group share one op.
+   */
+  void barrierResult(Node n, List<Node> operands, int index) {
+    String group = barriers.get(operands);
+    if (group == null) {
+      group = fresh("fence");
+      line(
+          group
+              + ":"
+              + operands.size()
+              + " = stablehlo.optimization_barrier "
+              + operands(n)
+              + " : "
+              + types(operands));
+      barriers.put(operands, group);
+    }
+    names.put(n, group + "#" + index);
   }
 
   /** The operand names of a node, comma separated. */

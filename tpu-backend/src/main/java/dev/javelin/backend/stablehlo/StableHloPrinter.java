@@ -133,6 +133,8 @@ public final class StableHloPrinter {
       DenseOps.dotGeneral(n, d, f);
     } else if (op instanceof Op.Concatenate c) {
       DenseOps.concatenate(n, c, f);
+    } else if (op instanceof Op.OptimizationBarrier b) {
+      f.barrierResult(n, n.inputs(), b.index());
     } else {
       emitIndexing(n, op, f);
     }

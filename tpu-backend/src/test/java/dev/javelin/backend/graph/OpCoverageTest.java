@@ -34,7 +34,8 @@ class OpCoverageTest {
           "UpdateSlots",
           "DynamicSlice",
           "Gather",
-          "ScatterAdd");
+          "ScatterAdd",
+          "OptimizationBarrier");
 
   @Test
   void everyOpHasAVjpRuleAndAGradientCheck() {

@@ -211,6 +211,45 @@ class OpGradientTest {
   }
 
   @Test
+  void optimizationBarrierPassesEachCotangentToItsOperand() {
+    GradCheck.check(
+        "optimization_barrier",
+        (g, p) -> {
+          List<Node> f = g.optimizationBarrier(List.of(p.get(0), p.get(1)));
+          return g.add(g.mul(f.get(0), f.get(1)), g.mul(f.get(0), f.get(0)));
+        },
+        List.of(x(2, 3), x(2, 3)));
+  }
+
+  /**
+   * A value read in disjoint windows along one axis (with a gap) gets one cotangent joined by
+   * concatenate, not one zero-padded full-size tensor per window; overlapping windows still add.
+   */
+  @Test
+  void windowsOfOneAxisJoinTheirCotangents() {
+    GradCheck.Fn windows =
+        (g, p) -> {
+          Node x = p.get(0);
+          Node a = g.sliceAxis(x, 1, 0, 2);
+          Node b = g.sliceAxis(x, 1, 3, 6);
+          Node c = g.sliceAxis(x, 1, 2, 3);
+          return g.add(
+              g.add(g.reduceSum(g.mul(a, a), 0, 1), g.reduceSum(g.exp(b), 0, 1)),
+              g.reduceSum(g.mul(c, g.sliceAxis(x, 1, 5, 6)), 0, 1));
+        };
+    GradCheck.check("windows", windows, List.of(x(3, 7)));
+    GraphBuilder g = new GraphBuilder("windows");
+    Node x = g.parameter("x", DType.F64, Shape.of(3, 7));
+    Node loss = windows.apply(g, List.of(x));
+    Node dx = Autodiff.gradient(g, loss, List.of(x)).get(0);
+    Program p = g.build(dx);
+    long padded = p.nodes().stream().filter(n -> n.op() instanceof Op.DynamicUpdateSlice).count();
+    // The windows [0,2), [2,3), [3,6) tile one axis with a gap at 6; [5,6) overlaps [3,6).
+    assertEquals(1, padded, "only the overlapping window is padded: " + p.nodes());
+    assertTrue(p.nodes().stream().anyMatch(n -> n.op() instanceof Op.Concatenate));
+  }
+
+  @Test
   void slices() {
     GradCheck.check("sliceAxis", (g, p) -> g.sliceAxis(p.get(0), 1, 1, 3), List.of(x(2, 4)));
     GradCheck.check(

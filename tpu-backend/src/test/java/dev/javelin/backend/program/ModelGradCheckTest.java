@@ -9,6 +9,7 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.HeadTiles;
 import dev.javelin.backend.batch.TokenStats;
 import dev.javelin.backend.graph.Autodiff;
 import dev.javelin.backend.graph.GraphBuilder;
@@ -88,33 +89,39 @@ class ModelGradCheckTest {
   }
 
   /**
-   * The chunked LM head and per-block recomputation change how gradients are computed, not what
-   * they are: in f64 on the reference device, every weight's gradient under {@link Remat#BLOCKS}
-   * with a head of 1- and 2-column chunks equals the unchunked {@link Remat#NONE} one.
+   * The tiled LM head and per-block recomputation change how gradients are computed, not what they
+   * are: in f64 on the reference device, every weight's gradient under {@link Remat#BLOCKS} with a
+   * head of 1- and 2-column chunks, of vocabulary blocks (an uneven last block included), and of
+   * both at once equals the untiled {@link Remat#NONE} one.
    */
   @Test
   void chunkedHeadAndBlockRecomputationGiveTheSameGradients() {
     for (ModelConfig c : List.of(TINY, untiedNoBias())) {
       Map<String, Tensor> args = inputs(c, new Random(7));
-      List<Tensor> want = gradients(c, args, T, Remat.NONE);
-      for (int columns : new int[] {1, 2}) {
+      int v = c.vocabSize();
+      List<Tensor> want = gradients(c, args, new HeadTiles(T, v), Remat.NONE);
+      List<HeadTiles> tilings =
+          List.of(
+              new HeadTiles(1, v),
+              new HeadTiles(2, v),
+              new HeadTiles(T, v / 2),
+              new HeadTiles(T, v / 3 + 1),
+              new HeadTiles(2, v / 4));
+      for (HeadTiles tiles : tilings) {
         for (Remat remat : List.of(Remat.ELEMENTWISE, Remat.BLOCKS)) {
-          List<Tensor> got = gradients(c, args, columns, remat);
+          List<Tensor> got = gradients(c, args, tiles, remat);
           for (int i = 0; i < want.size(); i++) {
             RelError.assertClose(
-                remat + ", " + columns + "-column chunks, output " + i,
-                want.get(i),
-                got.get(i),
-                1e-12);
+                remat + ", " + tiles + ", output " + i, want.get(i), got.get(i), 1e-12);
           }
         }
       }
     }
   }
 
-  /** [loss, ∂loss/∂w...] with the head in chunks of {@code columns} under {@code remat}. */
+  /** [loss, ∂loss/∂w...] with the head in {@code tiles} under {@code remat}. */
   private static List<Tensor> gradients(
-      ModelConfig c, Map<String, Tensor> args, int columns, Remat remat) {
+      ModelConfig c, Map<String, Tensor> args, HeadTiles tiles, Remat remat) {
     GraphBuilder g = new GraphBuilder("chunks");
     ModelPrograms.Inputs in = ModelPrograms.declare(g, c, B, T, T, DType.F64);
     Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F64, Shape.scalar());
@@ -123,7 +130,14 @@ class ModelGradCheckTest {
     Node bias = AttentionMasks.causal(g, in.mask());
     Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
     TokenStats st =
-        TokenStats.ofHidden(g, h, x -> m.logits(g, in.weights(), x), in.ids(), temp, columns);
+        TokenStats.ofHidden(
+            g,
+            h,
+            (x, from, to) -> m.logits(g, in.weights(), x, from, to),
+            c.vocabSize(),
+            in.ids(),
+            temp,
+            tiles);
     Node perToken = g.sub(g.mul(st.entropy(), g.full(st.entropy(), 0.3)), st.logp());
     Node loss = g.reduceSum(g.mul(resp, perToken), 0, 1);
     List<Node> outs = new ArrayList<>();
