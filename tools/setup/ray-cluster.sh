@@ -22,6 +22,8 @@ else
   venv="$root/.venv-ray"
   pip_args=(-r "$req")
 fi
+# Ray's processes name the venv by its real path: a symlinked venv must match them in head_pids.
+if [ -e "$venv" ]; then venv="$(cd "$venv" && pwd -P)"; fi
 port="${RAY_PORT:-6379}"
 dash="${RAY_DASHBOARD_PORT:-8265}"
 cpus="${RAY_NUM_CPUS:-8}"
@@ -91,7 +93,8 @@ start() {
   mkdir -p "$tmp"
   say "starting head on 127.0.0.1:$port (dashboard :$dash, $cpus CPUs, temp dir $tmp)"
   # The head's Java workers load classes from the job's code search path; none of their own.
-  RAY_USAGE_STATS_ENABLED=0 "$venv/bin/ray" start --head --node-ip-address=127.0.0.1 \
+  RAY_USAGE_STATS_ENABLED=0 RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 \
+    "$venv/bin/ray" start --head --node-ip-address=127.0.0.1 \
     --port="$port" --dashboard-host=127.0.0.1 --dashboard-port="$dash" --include-dashboard=true \
     --num-cpus="$cpus" --temp-dir="$tmp" --disable-usage-stats \
     --ray-client-server-port="$((port + 1000))" --dashboard-agent-listen-port="$((dash + 1000))" \
