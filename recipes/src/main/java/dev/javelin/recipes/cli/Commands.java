@@ -183,7 +183,10 @@ public final class Commands {
               workers.samplers(),
               scoring,
               metrics,
-              ConsoleProgress.stdout(firstStep));
+              // the command's own stream (System.out from main): what a run says is in one place
+              out == System.out
+                  ? ConsoleProgress.stdout(firstStep)
+                  : new ConsoleProgress(out, false, firstStep));
       RunSummary summary;
       try (MetricsLoggers loggers =
           MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir, env), out)) {
@@ -191,6 +194,7 @@ public final class Commands {
         loggers.finish(false);
       }
       out.println(summary.render());
+      out.println(scoring.summary());
       return summary;
     } finally {
       stop.finished();
