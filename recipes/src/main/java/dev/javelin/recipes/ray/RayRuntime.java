@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -77,6 +78,7 @@ public final class RayRuntime {
   private static void initDriver(String address, String named) {
     System.setProperty("ray.local-mode", "false");
     System.setProperty("ray.address", address);
+    long before = System.currentTimeMillis();
     try {
       Ray.init();
     } catch (UnsatisfiedLinkError | RuntimeException e) {
@@ -90,6 +92,9 @@ public final class RayRuntime {
               + " or RAY_DIST_JAR)? "
               + e,
           e);
+    } finally {
+      ExtractedLibraries.removeUnder(
+          Path.of("/tmp/ray"), before, System.currentTimeMillis()); // Ray's own fixed path
     }
   }
 
