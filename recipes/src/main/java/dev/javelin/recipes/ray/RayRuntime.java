@@ -78,6 +78,11 @@ public final class RayRuntime {
   private static void initDriver(String address, String named) {
     System.setProperty("ray.local-mode", "false");
     System.setProperty("ray.address", address);
+    if (isLoopback(address) && System.getProperty("ray.node-ip") == null) {
+      // A loopback head's raylet listens on 127.0.0.1 only; without this the driver looks for
+      // it at the machine's address and its core worker aborts.
+      System.setProperty("ray.node-ip", "127.0.0.1");
+    }
     long before = System.currentTimeMillis();
     try {
       Ray.init();
@@ -96,6 +101,13 @@ public final class RayRuntime {
       ExtractedLibraries.removeUnder(
           Path.of("/tmp/ray"), before, System.currentTimeMillis()); // Ray's own fixed path
     }
+  }
+
+  /** Whether {@code address} (host:port) names this machine's loopback interface. */
+  static boolean isLoopback(String address) {
+    int colon = address.lastIndexOf(':');
+    String host = colon < 0 ? address : address.substring(0, colon);
+    return host.equals("127.0.0.1") || host.equals("localhost") || host.equals("[::1]");
   }
 
   /**
