@@ -4,6 +4,9 @@
 #   tools/setup/ray-cluster.sh start     # head on 127.0.0.1:$RAY_PORT, dashboard :$RAY_DASHBOARD_PORT
 #   tools/setup/ray-cluster.sh status    # is this head up? (exit 0 yes, 3 no)
 #   tools/setup/ray-cluster.sh stop      # stops only the processes of the head this script started
+#   tools/setup/ray-cluster.sh check-loopback  # fails when a head process listens beyond 127.0.0.1
+# Every port of the head is bound to 127.0.0.1 (start fails otherwise): see docs/CLUSTER.md for
+# opening a head to other hosts deliberately.
 # Environment: RAY_PORT (6379), RAY_DASHBOARD_PORT (8265), RAY_NUM_CPUS (8: trainer + samplers +
 # registry; logical CPUs, not cores), RAY_TEMP_DIR (/tmp/javelin-ray-$RAY_PORT; short, because Ray
 # puts unix sockets under it). The client server and dashboard agent listen on RAY_PORT+1000 and
@@ -22,6 +25,8 @@ else
   venv="$root/.venv-ray"
   pip_args=(-r "$req")
 fi
+# Ray's processes name the venv by its real path: a symlinked venv must match them in head_pids.
+if [ -e "$venv" ]; then venv="$(cd "$venv" && pwd -P)"; fi
 port="${RAY_PORT:-6379}"
 dash="${RAY_DASHBOARD_PORT:-8265}"
 cpus="${RAY_NUM_CPUS:-8}"
@@ -78,6 +83,23 @@ head_pids() {
   return 0 # under pipefail a last non-match must not abort the caller
 }
 
+# Every TCP port this head's processes listen on must be on loopback: prints any that is not and
+# fails. Without `ss` (iproute2) it says so and passes.
+check_loopback() {
+  command -v ss >/dev/null || { say "no ss: listening sockets not checked"; return 0; }
+  local list open
+  list="$(head_pids | paste -sd'|' -)"
+  [ -n "$list" ] || return 0
+  open="$(ss -ltnpH 2>/dev/null | grep -E "pid=($list)," | awk '{print $4}' \
+    | grep -vE '^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]|\[::1\]):' || true)"
+  if [ -n "$open" ]; then
+    say "head listens beyond loopback: $(echo "$open" | xargs)"
+    return 1
+  fi
+  say "every listening socket of the head is on loopback ($(ss -ltnpH 2>/dev/null \
+    | grep -cE "pid=($list),") sockets)"
+}
+
 start() {
   [ -x "$venv/bin/ray" ] || { say "no $venv: run '$0 install' first"; exit 2; }
   if dashboard_up && [ -n "$(head_pids)" ]; then
@@ -91,7 +113,8 @@ start() {
   mkdir -p "$tmp"
   say "starting head on 127.0.0.1:$port (dashboard :$dash, $cpus CPUs, temp dir $tmp)"
   # The head's Java workers load classes from the job's code search path; none of their own.
-  RAY_USAGE_STATS_ENABLED=0 "$venv/bin/ray" start --head --node-ip-address=127.0.0.1 \
+  RAY_USAGE_STATS_ENABLED=0 RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 \
+    "$venv/bin/ray" start --head --node-ip-address=127.0.0.1 \
     --port="$port" --dashboard-host=127.0.0.1 --dashboard-port="$dash" --include-dashboard=true \
     --num-cpus="$cpus" --temp-dir="$tmp" --disable-usage-stats \
     --ray-client-server-port="$((port + 1000))" --dashboard-agent-listen-port="$((dash + 1000))" \
@@ -102,6 +125,8 @@ start() {
     if dashboard_up; then
       head_pids > "$pids"
       say "up: address 127.0.0.1:$port, dashboard http://127.0.0.1:$dash ($(wc -l < "$pids") processes)"
+      sleep 2 # the dashboard agent and the metrics exporter bind after the dashboard answers
+      check_loopback || { stop; exit 1; }
       return 0
     fi
     sleep 1
@@ -149,5 +174,6 @@ case "${1:-}" in
   stop) stop ;;
   status) status ;;
   jar) ray_jar ;;
-  *) echo "usage: $0 install|start|stop|status|jar" >&2; exit 2 ;;
+  check-loopback) check_loopback ;;
+  *) echo "usage: $0 install|start|stop|status|check-loopback|jar" >&2; exit 2 ;;
 esac

@@ -12,11 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -33,8 +30,8 @@ import javax.tools.ToolProvider;
 
 /**
  * The code behind {@code custom_reward_function.path}: a jar, a folder of compiled classes, or one
- * {@code .java} source file, which is compiled here with {@code javax.tools} into a folder keyed by
- * the source's hash (so a rerun reuses it and Ray workers on this host read the same folder).
+ * {@code .java} source file, which is compiled here with {@code javax.tools} into the user's {@link
+ * RewardCache} (keyed by the source's hash, verified on every reuse).
  *
  * @param root the jar or classes folder to put on the class path
  */
@@ -96,14 +93,21 @@ public record RewardCode(Path root) {
       throw new RewardConfigException(
           KEY + ": compiling " + source + " needs a JDK (this Java has no compiler); use a jar");
     }
-    Path out = cacheDir(source, text);
-    if (Files.isRegularFile(out.resolve(".complete"))) {
-      return out;
+    String key = RewardCache.key(text);
+    Path out;
+    try {
+      out = RewardCache.ofUser().entry(key);
+      if (RewardCache.verified(out, key)) {
+        return out;
+      }
+      RewardCache.createPrivate(out);
+      RewardCache.clear(out); // an unfinished or altered entry is compiled again
+    } catch (IOException | UncheckedIOException e) {
+      throw new RewardConfigException(KEY + ": cannot use the reward cache (" + e + ")");
     }
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
     try (StandardJavaFileManager files =
         javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
-      Files.createDirectories(out);
       List<String> options =
           List.of("-d", out.toString(), "-classpath", compileClassPath(), "-proc:none", "-g");
       StringWriter log = new StringWriter();
@@ -114,7 +118,7 @@ public record RewardCode(Path root) {
       if (!ok) {
         throw new RewardConfigException(compileErrors(source, diags.getDiagnostics(), log));
       }
-      Files.writeString(out.resolve(".complete"), source.toString());
+      RewardCache.seal(out, key);
     } catch (IOException e) {
       throw new RewardConfigException(KEY + ": cannot compile " + source + " (" + e + ")");
     }
@@ -194,22 +198,6 @@ public record RewardCode(Path root) {
   private static void addClassName(String entry, List<String> names) {
     if (entry.endsWith(".class") && !entry.contains("$") && !entry.startsWith("META-INF/")) {
       names.add(entry.substring(0, entry.length() - ".class".length()).replace('/', '.'));
-    }
-  }
-
-  /** One folder per source text and Java version under the temp dir. */
-  private static Path cacheDir(Path source, byte[] text) {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(source.toString().getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) 0);
-      sha.update(text);
-      sha.update(Runtime.version().toString().getBytes(StandardCharsets.UTF_8));
-      String key = HexFormat.of().formatHex(sha.digest(), 0, 8);
-      String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_");
-      return Path.of(System.getProperty("java.io.tmpdir"), "javelin-reward-" + user, key);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }
   }
 

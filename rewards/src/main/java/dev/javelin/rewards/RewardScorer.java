@@ -4,10 +4,12 @@ import dev.javelin.rewards.exec.AbandoningPool;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Scores batches of rollouts in parallel on a bounded pool, with a time limit per call, and never
@@ -27,6 +29,8 @@ public final class RewardScorer implements AutoCloseable {
   private final AtomicInteger tracesLogged = new AtomicInteger();
   private final AtomicLong totalErrors = new AtomicLong();
   private final AtomicLong totalTimeouts = new AtomicLong();
+  private final AtomicLong totalCalls = new AtomicLong();
+  private final AtomicReference<String> firstError = new AtomicReference<>();
 
   /** A scorer for {@code fn}; close it to stop its threads. */
   public RewardScorer(RewardFunction fn, RewardScorerConfig config) {
@@ -52,6 +56,7 @@ public final class RewardScorer implements AutoCloseable {
     }
     totalErrors.addAndGet(counts[0]);
     totalTimeouts.addAndGet(counts[1]);
+    totalCalls.addAndGet(in.size());
     List<RewardResult> results = Arrays.asList(out);
     Map<String, Double> metrics =
         RewardMetrics.summarize(results, counts[0], counts[1], (System.nanoTime() - t0) / 1e9);
@@ -59,6 +64,21 @@ public final class RewardScorer implements AutoCloseable {
   }
 
   /** Errors counted since this scorer was created. */
+  /** Inputs scored so far, failed ones included. */
+  public long totalCalls() {
+    return totalCalls.get();
+  }
+
+  /** The function's name, for messages. */
+  public String functionName() {
+    return fn.name();
+  }
+
+  /** The first failure seen (its exception and message, or the time limit), if any. */
+  public Optional<String> firstError() {
+    return Optional.ofNullable(firstError.get());
+  }
+
   public long totalErrors() {
     return totalErrors.get();
   }
@@ -214,6 +234,7 @@ public final class RewardScorer implements AutoCloseable {
   }
 
   private boolean logTimeout() {
+    firstError.compareAndSet(null, "timed out after " + config.timeout());
     if (tracesLogged.getAndIncrement() < config.maxLoggedTraces()) {
       LOG.log(
           System.Logger.Level.WARNING,
@@ -223,6 +244,7 @@ public final class RewardScorer implements AutoCloseable {
   }
 
   private void logTrace(String what, Throwable t) {
+    firstError.compareAndSet(null, String.valueOf(t).lines().findFirst().orElse(""));
     if (tracesLogged.getAndIncrement() < config.maxLoggedTraces()) {
       LOG.log(System.Logger.Level.WARNING, what + "; scored 0", t);
     }

@@ -1,5 +1,6 @@
 package dev.javelin.datasets.tokenizer;
 
+import dev.javelin.datasets.DatasetException;
 import dev.javelin.datasets.Tokenizer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +43,17 @@ public final class Tokenizers {
         cfg = cfg.withChatTemplate(Files.readString(jinja));
       }
       return new BpeTokenizer(file, cfg);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      // A truncated or damaged download: one line naming the file, not a parser trace.
+      com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+      throw new DatasetException(
+          "tokenizer files at "
+              + json.getParent()
+              + " are not valid JSON ("
+              + e.getOriginalMessage().lines().findFirst().orElse("")
+              + (at == null ? "" : ", line " + at.getLineNr() + " column " + at.getColumnNr())
+              + "): the file is damaged or truncated; download it again",
+          e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read tokenizer files at " + json.getParent(), e);
     }

@@ -2,6 +2,7 @@ package dev.javelin.datasets.tokenizer;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.javelin.datasets.ChatMessage;
+import dev.javelin.datasets.DatasetException;
 import dev.javelin.datasets.tokenizer.template.TemplateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.Timeout;
  * Contract: any bytes as {@code tokenizer.json} and {@code tokenizer_config.json} (the input up to
  * its first NUL byte, and the rest) either load as a tokenizer that encodes, decodes and applies
  * its chat template, or fail with {@link IllegalArgumentException} (a bad field, named), {@link
- * UncheckedIOException} (not JSON) or {@link TemplateException} (a bad chat template); never
- * another exception, never more than 5 s on one input.
+ * DatasetException} (not JSON: a damaged or truncated file), {@link UncheckedIOException}
+ * (unreadable) or {@link TemplateException} (a bad chat template); never another exception, never
+ * more than 5 s on one input.
  */
 class TokenizerFilesFuzzTest {
   private static final String TEXT = "Hello world 123 <|end|> ünïcödé\n\tx";
@@ -35,7 +37,10 @@ class TokenizerFilesFuzzTest {
       BpeTokenizer t;
       try {
         t = Tokenizers.load(dir);
-      } catch (IllegalArgumentException | UncheckedIOException | TemplateException expected) {
+      } catch (IllegalArgumentException
+          | UncheckedIOException
+          | DatasetException
+          | TemplateException expected) {
         return; // the typed failures the contract allows
       }
       t.decode(t.encode(TEXT), false);

@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsException;
 import dev.javelin.datasets.DatasetException;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.metrics.RunWriteException;
 import dev.javelin.rewards.RewardConfigException;
 import dev.javelin.trainer.CheckpointStorageException;
 import java.util.Optional;
@@ -25,7 +26,8 @@ final class BadInput {
           || c instanceof RewardConfigException
           || c instanceof DatasetException
           || c instanceof SafetensorsException
-          || c instanceof CheckpointStorageException) {
+          || c instanceof CheckpointStorageException
+          || c instanceof RunWriteException) {
         return Optional.of((RuntimeException) c);
       }
     }

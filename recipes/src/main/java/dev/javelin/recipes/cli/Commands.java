@@ -2,6 +2,7 @@ package dev.javelin.recipes.cli;
 
 import dev.javelin.recipes.api.GrpoRun;
 import dev.javelin.recipes.api.RunSpec;
+import dev.javelin.recipes.config.CheckpointRecipe;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -181,10 +182,11 @@ public final class Commands {
               + p
               + " instead");
     }
-    List<String> all = new ArrayList<>(overrides);
-    all.add(0, "actor_rollout_ref.model.path=" + p);
-    all.add(0, "actor_rollout_ref.model.warmup_recipe=");
-    return Recipes.load(recipe.toString(), all);
+    // A checkpoint is data: the code it names and where it would write are not taken from it.
+    CheckpointRecipe.Loaded loaded =
+        CheckpointRecipe.load(recipe, p, EvalReport.runDirOf(p), overrides);
+    loaded.notes().forEach(n -> out.println("javelin eval: " + n));
+    return loaded.recipe();
   }
 
   /** The newest {@code global_step_N} of a run directory (none for a checkpoint or model dir). */

@@ -35,9 +35,8 @@ record EvalReport(
   private static final int MAX_CHARS = 160;
 
   /**
-   * The run directory an eval belongs to: a checkpoint's run (its parent, when that holds a run's
-   * recipe.yaml or metrics.jsonl), a run directory itself, else the recipe's {@code
-   * trainer.default_local_dir}; created when missing.
+   * The run directory an eval belongs to: a checkpoint's run (its parent), a run directory itself,
+   * else (a recipe) the recipe's {@code trainer.default_local_dir}; created when missing.
    */
   static Path dirFor(String target, RecipeConfig recipe) {
     Path dir = runDirOf(target, recipe);
@@ -50,18 +49,19 @@ record EvalReport(
 
   private static Path runDirOf(String target, RecipeConfig recipe) {
     Path p = Path.of(target);
-    if (Files.isDirectory(p)) {
-      if (!Files.isRegularFile(p.resolve("config.json"))) {
-        return p;
-      }
-      Path parent = p.toAbsolutePath().getParent();
-      if (parent != null
-          && (Files.isRegularFile(parent.resolve("recipe.yaml"))
-              || Files.isRegularFile(parent.resolve("metrics.jsonl")))) {
-        return parent;
-      }
+    return Files.isDirectory(p) ? runDirOf(p) : recipe.trainer().defaultLocalDir();
+  }
+
+  /**
+   * Where evaluating the directory {@code dir} writes: a run directory itself, else (a checkpoint
+   * or model directory) the folder that holds it, never a place its recorded recipe names.
+   */
+  static Path runDirOf(Path dir) {
+    if (!Files.isRegularFile(dir.resolve("config.json"))) {
+      return dir;
     }
-    return recipe.trainer().defaultLocalDir();
+    Path parent = dir.toAbsolutePath().getParent();
+    return parent == null ? dir : parent;
   }
 
   double tokensPerSecond() {

@@ -4,6 +4,7 @@ import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.jobs.JobsApiException;
 import dev.javelin.recipes.ray.ClusterUnreachableException;
+import dev.javelin.recipes.ray.TrainerDiedException;
 import dev.javelin.rewards.RewardConfigException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -116,6 +117,9 @@ public final class Main {
     } catch (JobsApiException | ClusterUnreachableException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;
+    } catch (TrainerDiedException e) {
+      err.println("javelin: " + e.getMessage()); // the run failed: one line, no Ray trace
+      return FAILED;
     } catch (RuntimeException e) {
       // A bad file or key found by a worker or deep in a loader: its message, not a stack trace.
       RuntimeException bad = BadInput.in(e).orElseThrow(() -> e);

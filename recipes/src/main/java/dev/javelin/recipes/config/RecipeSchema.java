@@ -33,6 +33,7 @@ public final class RecipeSchema {
     TrainerSection.declare(b);
     ChipKeys.declare(b);
     RecipeConfig.declare(b);
+    RewardHealthKeys.declare(b);
     return b.build();
   }
 }

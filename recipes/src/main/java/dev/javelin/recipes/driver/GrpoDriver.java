@@ -7,10 +7,12 @@ import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.FilterGroupsKeys;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.RewardHealthKeys;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.metrics.MetricsJsonl;
+import dev.javelin.recipes.metrics.RunFile;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.sampler.SamplingParams;
@@ -47,6 +49,7 @@ public final class GrpoDriver {
   private final SamplerPool samplers;
   private final RequestFactory requests;
   private final Validator validator;
+  private final Path valSamples;
   private final RunCheckpoints checkpoints;
   private final MetricsJsonl metrics;
   private final ConsoleProgress console;
@@ -55,6 +58,7 @@ public final class GrpoDriver {
   private final PolicyUpdate update;
   private final DynamicSampling dynamic;
   private final BatchLog batchLog;
+  private final RewardHealth rewardHealth;
   private final boolean oneStepOff;
   private boolean basePublished; // whether the samplers got the frozen base of a LoRA run
 
@@ -65,12 +69,9 @@ public final class GrpoDriver {
     this.trainer = parts.trainer();
     this.samplers = parts.samplers();
     this.requests = new RequestFactory(recipe.trainer().seed());
+    this.valSamples = recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl");
     this.validator =
-        parts
-            .validator()
-            .logSamplesTo(
-                recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl"),
-                recipe.trainer().logValGenerations());
+        parts.validator().logSamplesTo(valSamples, recipe.trainer().logValGenerations());
     this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer());
     this.metrics = parts.metrics();
     this.console = parts.console();
@@ -78,6 +79,8 @@ public final class GrpoDriver {
     this.update =
         new PolicyUpdate(recipe, trainer, parts.scoring(), RemaxBaseline.ifRemax(parts, requests));
     this.dynamic = new DynamicSampling(recipe, parts.scoring());
+    this.rewardHealth =
+        new RewardHealth(RewardHealthKeys.maxErrorRate(recipe.settings()), parts.scoring());
     this.batchLog = new BatchLog(recipe.trainer().defaultLocalDir().resolve("batches.jsonl"));
     this.oneStepOff = recipe.trainer().oneStepOff();
     if (oneStepOff) {
@@ -97,7 +100,9 @@ public final class GrpoDriver {
   /** Runs (or resumes) until the last step or a stop request; returns the summary. */
   public RunSummary run(StopSignal stop) {
     long start = System.nanoTime();
-    Run run = prepare();
+    LoopRun run = prepare();
+    stop.running();
+    Map<String, Double> saveTiming = new LinkedHashMap<>(); // the last save's, in the next row
     try (BatchLog batches = batchLog;
         GenerationLauncher launcher = launcher()) {
       while (run.step < run.total && !stop.requested()) {
@@ -106,16 +111,19 @@ public final class GrpoDriver {
             step(step, run.pending, prefetchUnless(stop, step, run), run.source, launcher);
         run.pending = out.next();
         Map<String, Double> m = out.metrics();
+        m.putAll(saveTiming);
+        saveTiming.clear();
         run.lastReward = m.getOrDefault(MetricNames.SCORE_MEAN, Double.NaN);
         validateIfDue(step, run, m);
-        // The batch line goes first: a kill between it and the checkpoint leaves a line past the
-        // checkpoint's step, which the resume drops; the other order would lose step K's line.
+        // The step's lines go before its checkpoint: a kill between them leaves lines past the
+        // checkpoint's step, which the resume drops; the other order would lose step K's lines.
         batches.write(out.batch());
+        log(step, run.total, m, HeldOut.value(m));
+        rewardHealth.afterStep();
         run.saved = recipe.trainer().savesAt(step, run.total);
         if (run.saved) {
-          checkpoints.save(run.state(), m);
+          checkpoints.save(run.state(), saveTiming);
         }
-        log(step, run.total, m, HeldOut.value(m));
       }
       if (!run.saved) {
         // A prefetched batch still in hand is dropped; the checkpoint's data order draws it again.
@@ -125,60 +133,11 @@ public final class GrpoDriver {
     return run.summary((System.nanoTime() - start) / 1e9, recipe.trainer().defaultLocalDir());
   }
 
-  /** A run in progress: where it stands and what it last measured. */
-  private static final class Run {
-    final int firstStep;
-    final int total;
-    final BatchSource source;
-    final double startAcc;
-    int step;
-    PendingGeneration pending;
-    boolean saved = true;
-    double lastAcc;
-    int lastAccStep;
-    boolean isAccuracy;
-    double lastReward = Double.NaN;
-
-    Run(int step, int total, BatchSource source, double startAcc) {
-      this.firstStep = step + 1;
-      this.step = step;
-      this.total = total;
-      this.source = source;
-      this.startAcc = startAcc;
-    }
-
-    void heldOut(Map<String, Double> val, int atStep) {
-      lastAcc = HeldOut.value(val);
-      lastAccStep = atStep;
-      isAccuracy = HeldOut.isAccuracy(val);
-    }
-
-    TrainingState state() {
-      return new TrainingState(step, source.checkpointState(pending), startAcc);
-    }
-
-    RunSummary summary(double seconds, Path runDir) {
-      return new RunSummary(
-          firstStep,
-          step,
-          startAcc,
-          lastAcc,
-          lastAccStep,
-          lastReward,
-          seconds,
-          step < total,
-          runDir,
-          isAccuracy,
-          null, // checkpoints are the model
-          null);
-    }
-  }
-
   /**
    * Resumes from the run's last checkpoint (or starts), loads the samplers' weights and validates
    * before the first step when asked.
    */
-  private Run prepare() {
+  private LoopRun prepare() {
     DataOrderConfig orderConfig =
         new DataOrderConfig(
             FilterGroupsKeys.genBatchSize(recipe.settings()),
@@ -192,11 +151,18 @@ public final class GrpoDriver {
     TrainingState state = checkpoints.resume(fresh.state());
     BatchSource source = new BatchSource(new BatchSampler(examples, orderConfig, state.data()));
     int step = state.globalStep();
-    batchLog.resumeAt(step);
+    // Records follow the checkpoints: lines of steps no checkpoint covers are dropped (a fresh
+    // start, -1, drops every step's), so after any kill each step has exactly one line.
+    int kept = step > 0 ? step : -1;
+    batchLog.resumeAt(kept);
+    RunFile.keepThrough(valSamples, kept);
+    RunFile.Dropped dropped = metrics.resumeAt(kept);
+    if (dropped.lines() > 0) {
+      say(dropped.describe("metrics.jsonl", step));
+    }
     // A resumed or rerun run reports what its own records last measured, and when.
     Optional<MetricsJsonl.Recorded> lastMeasured = Optional.empty();
     if (step > 0) {
-      metrics.resumeAt(step);
       lastMeasured = metrics.last(HeldOut::isHeadline);
     }
     if (console != null) {
@@ -208,8 +174,9 @@ public final class GrpoDriver {
       val = validator.run(0);
       log(0, total, val, HeldOut.value(val));
     }
-    Run run =
-        new Run(step, total, source, val.isEmpty() ? state.startAccuracy() : HeldOut.value(val));
+    LoopRun run =
+        new LoopRun(
+            step, total, source, val.isEmpty() ? state.startAccuracy() : HeldOut.value(val));
     run.lastAcc = run.startAcc;
     run.isAccuracy = val.isEmpty() || HeldOut.isAccuracy(val); // until a validation says no acc
     lastMeasured.ifPresent(
@@ -226,13 +193,13 @@ public final class GrpoDriver {
    * prefetch across a scheduled checkpoint: the next batch is then generated by the checkpointed
    * weights, exactly as a run resumed from that checkpoint generates it.
    */
-  private StopSignal prefetchUnless(StopSignal stop, int step, Run run) {
+  private StopSignal prefetchUnless(StopSignal stop, int step, LoopRun run) {
     boolean prefetch = oneStepOff && step < run.total && !recipe.trainer().savesAt(step, run.total);
     return prefetch ? stop : null;
   }
 
   /** Validates after {@code step} when {@code trainer.test_freq} says so, into {@code m}. */
-  private void validateIfDue(int step, Run run, Map<String, Double> m) {
+  private void validateIfDue(int step, LoopRun run, Map<String, Double> m) {
     if (!validator.enabled() || !recipe.trainer().testsAt(step, run.total)) {
       return;
     }
@@ -382,6 +349,14 @@ public final class GrpoDriver {
     List<PromptedExample> out = new ArrayList<>(batch.examples().size());
     batch.examples().forEach(e -> out.add(prompted.get(e)));
     return out;
+  }
+
+  private void say(String line) {
+    if (console != null) {
+      console.message(line);
+    } else {
+      LOG.info(line);
+    }
   }
 
   private void log(int step, int total, Map<String, Double> m, double accuracy) {

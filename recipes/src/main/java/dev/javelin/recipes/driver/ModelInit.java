@@ -77,11 +77,37 @@ public final class ModelInit {
     if (recipe.model().path() != null) {
       Path checkpoint = modelDir(recipe);
       modelType(recipe);
-      ModelCheckpoint loaded = checked(checkpoint, () -> ModelCheckpoint.load(checkpoint));
+      ModelCheckpoint loaded =
+          requireFinite(checkpoint, checked(checkpoint, () -> ModelCheckpoint.load(checkpoint)));
       return new ModelCheckpoint(overrides(recipe).apply(loaded.config()), loaded.weights());
     }
     return ModelCheckpoint.random(
         config(recipe), recipe.model().initSeed(), recipe.model().initStd());
+  }
+
+  /**
+   * Weights with NaN or infinity (a diverged or damaged checkpoint) stop the run at load with one
+   * line naming the tensor, instead of failing later in a sampler that cannot decode them.
+   */
+  static ModelCheckpoint requireFinite(Path checkpoint, ModelCheckpoint weights) {
+    for (var e : weights.weights().entrySet()) {
+      float[] data = e.getValue().data();
+      int bad = 0;
+      for (float v : data) {
+        bad += Float.isFinite(v) ? 0 : 1;
+      }
+      if (bad > 0) {
+        throw new ConfigException(
+            "recipe key 'actor_rollout_ref.model.path': "
+                + checkpoint
+                + " has non-finite weights ("
+                + bad
+                + " NaN or infinite values in "
+                + e.getKey()
+                + "): the model diverged or the file is damaged; use an earlier checkpoint");
+      }
+    }
+    return weights;
   }
 
   /**

@@ -73,7 +73,10 @@ public final class RunLoop {
               workers.samplers(),
               scoring,
               metrics,
-              ConsoleProgress.stdout(firstStep));
+              // the command's own stream (System.out from main): what a run says is in one place
+              out == System.out
+                  ? ConsoleProgress.stdout(firstStep)
+                  : new ConsoleProgress(out, false, firstStep));
       RunSummary summary;
       try (MetricsLoggers loggers =
           MetricsLoggers.open(recipe.trainer().loggers(), loggerRun(recipe, dir), out)) {
@@ -81,6 +84,7 @@ public final class RunLoop {
         loggers.finish(false);
       }
       out.println(summary.render());
+      out.println(scoring.summary());
       return summary;
     } finally {
       stop.finished();

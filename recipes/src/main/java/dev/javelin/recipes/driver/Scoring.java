@@ -15,6 +15,7 @@ import dev.javelin.rewards.ScoredBatch;
 import dev.javelin.sampler.Rollout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Decodes responses and scores them with the recipe's reward function (by default the data-source
@@ -72,6 +73,35 @@ public final class Scoring implements AutoCloseable {
               e.extraInfo()));
     }
     return scorer.scoreAll(inputs);
+  }
+
+  /** Reward calls made so far (training and validation). */
+  long calls() {
+    return scorer.totalCalls();
+  }
+
+  /** Calls that failed or timed out so far. */
+  long failures() {
+    return scorer.totalErrors() + scorer.totalTimeouts();
+  }
+
+  String functionName() {
+    return scorer.functionName();
+  }
+
+  Optional<String> firstError() {
+    return scorer.firstError();
+  }
+
+  /** The end-of-run line: calls, errors, timeouts, and the first error when there was one. */
+  public String summary() {
+    return "reward calls: "
+        + calls()
+        + ", errors: "
+        + scorer.totalErrors()
+        + ", timeouts: "
+        + scorer.totalTimeouts()
+        + firstError().map(e -> " (first: " + e + ")").orElse("");
   }
 
   @Override

@@ -98,6 +98,7 @@ public final class SftRunner {
     Map<String, Double> m = Map.of();
     int step = 0;
     String endedBy = null;
+    stop.running();
     while (step < total && !stop.requested()) {
       step++;
       long t0 = System.nanoTime();

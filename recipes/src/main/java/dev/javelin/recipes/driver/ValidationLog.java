@@ -1,12 +1,8 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.recipes.metrics.JsonText;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.javelin.recipes.metrics.RunFile;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -56,11 +52,6 @@ final class ValidationLog {
               Double.isFinite(s.score()) ? String.format(Locale.ROOT, "%.6g", s.score()) : "null")
           .append("}\n");
     }
-    try {
-      Files.writeString(
-          file, sb, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot append " + file, e);
-    }
+    RunFile.append(file, sb.toString());
   }
 }

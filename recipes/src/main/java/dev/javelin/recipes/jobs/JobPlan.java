@@ -22,6 +22,9 @@ public record JobPlan(
     List<String> cliArgs,
     Map<String, String> envVars,
     Map<String, String> metadata) {
+  /** Seconds a stopped job has to save its checkpoint before Ray kills it. */
+  public static final int STOP_GRACE_S = 900;
+
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./=:,@+%-]+");
 
   /** Validates. */
@@ -46,6 +49,9 @@ public record JobPlan(
   public JobSubmission submission() {
     Map<String, String> env = new LinkedHashMap<>(envVars);
     env.put("JAVELIN_JOB_JARS", bundle.jarFolders());
+    // `jobs stop` sends SIGTERM, then SIGKILL after this many seconds (Ray's default is 3): time
+    // for the run to finish its step and write its checkpoint, as Ctrl-C does.
+    env.putIfAbsent("RAY_JOB_STOP_WAIT_TIME_S", String.valueOf(STOP_GRACE_S));
     return new JobSubmission(
         entrypoint(),
         bundle.workingDir().uri(),

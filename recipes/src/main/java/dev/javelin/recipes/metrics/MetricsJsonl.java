@@ -1,14 +1,9 @@
 package dev.javelin.recipes.metrics;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,16 +16,15 @@ import java.util.regex.Pattern;
 /**
  * Appends one JSON object per step to {@code metrics.jsonl}: {@code {"step": 3, "actor/pg_loss":
  * ..., ...}}. Non-finite values are written as {@code null} (JSON has no NaN). Each line is
- * flushed, so a killed run keeps every finished step.
+ * appended whole ({@link RunFile}), so a killed run keeps every finished step.
  */
 public final class MetricsJsonl implements AutoCloseable {
   private static final Pattern STEP = Pattern.compile("^\\{\"step\":(\\d+)[,}]");
   // A key without escapes and its finite value (null values never match).
   private static final Pattern VALUE = Pattern.compile("\"([^\"\\\\]+)\":(-?[0-9][0-9.eE+-]*)");
   private final Path file;
-  private BufferedWriter out;
 
-  /** Opens (appending) {@code file}, creating its directory. */
+  /** Opens {@code file} (lines are appended), creating its directory. */
   public MetricsJsonl(Path file) {
     this.file = file;
     try {
@@ -38,39 +32,18 @@ public final class MetricsJsonl implements AutoCloseable {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      out = open(file);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open " + file, e);
+      throw new RunWriteException("cannot create the folder of " + file + ": " + e, e);
     }
-  }
-
-  private static BufferedWriter open(Path file) throws IOException {
-    return Files.newBufferedWriter(
-        file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
   }
 
   /**
-   * A run resuming from the checkpoint of {@code lastStep}: drops the lines of later steps (they
-   * ran but were never checkpointed and will run again), atomically, so each step has one line.
-   * Lines without a step number are kept.
+   * A run resuming from the checkpoint of {@code lastStep} (-1: starting fresh): drops the lines of
+   * later steps (they ran but were never checkpointed and will run again), atomically, so each step
+   * has one line. Lines without a step number are kept.
    */
-  public void resumeAt(long lastStep) {
-    try {
-      out.close();
-      List<String> kept = new ArrayList<>();
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        Matcher m = STEP.matcher(line);
-        if (!m.find() || Long.parseLong(m.group(1)) <= lastStep) {
-          kept.add(line);
-        }
-      }
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.write(tmp, kept, StandardCharsets.UTF_8);
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      out = open(file);
-    } catch (IOException | NumberFormatException e) {
-      throw new UncheckedIOException("cannot truncate " + file, new IOException(e));
-    }
+  public RunFile.Dropped resumeAt(long lastStep) {
+    return RunFile.keepThrough(file, lastStep);
   }
 
   /** Values as last recorded: the step they were measured at, and each key's value. */
@@ -87,7 +60,6 @@ public final class MetricsJsonl implements AutoCloseable {
   public Optional<Recorded> last(Predicate<String> keys) {
     List<String> lines;
     try {
-      out.flush();
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       return Optional.empty(); // an unreadable history only loses the summary's look-back
@@ -111,15 +83,9 @@ public final class MetricsJsonl implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** Writes one line. */
+  /** Writes one line, whole or not at all ({@link RunFile}). */
   public void write(long step, Map<String, Double> metrics) {
-    try {
-      out.write(line(step, metrics));
-      out.newLine();
-      out.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot append metrics", e);
-    }
+    RunFile.append(file, line(step, metrics) + "\n");
   }
 
   /** The JSON line for a step (without the newline). */
@@ -144,10 +110,6 @@ public final class MetricsJsonl implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      out.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot close metrics file", e);
-    }
+    // every line is written and closed as it is appended
   }
 }

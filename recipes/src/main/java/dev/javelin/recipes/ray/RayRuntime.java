@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -101,6 +102,12 @@ public final class RayRuntime {
   private static void initDriver(String address, String named) {
     System.setProperty("ray.local-mode", "false");
     System.setProperty("ray.address", address);
+    if (isLoopback(address) && System.getProperty("ray.node-ip") == null) {
+      // A loopback head's raylet listens on 127.0.0.1 only; without this the driver looks for
+      // it at the machine's address and its core worker aborts.
+      System.setProperty("ray.node-ip", "127.0.0.1");
+    }
+    long before = System.currentTimeMillis();
     try {
       Ray.init();
     } catch (UnsatisfiedLinkError | RuntimeException e) {
@@ -114,7 +121,17 @@ public final class RayRuntime {
               + " or RAY_DIST_JAR)? "
               + e,
           e);
+    } finally {
+      ExtractedLibraries.removeUnder(
+          Path.of("/tmp/ray"), before, System.currentTimeMillis()); // Ray's own fixed path
     }
+  }
+
+  /** Whether {@code address} (host:port) names this machine's loopback interface. */
+  static boolean isLoopback(String address) {
+    int colon = address.lastIndexOf(':');
+    String host = colon < 0 ? address : address.substring(0, colon);
+    return host.equals("127.0.0.1") || host.equals("localhost") || host.equals("[::1]");
   }
 
   /**

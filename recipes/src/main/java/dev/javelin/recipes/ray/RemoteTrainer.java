@@ -123,11 +123,7 @@ public final class RemoteTrainer implements Trainer {
     try {
       return call.get();
     } catch (RayActorException e) {
-      throw new IllegalStateException(
-          "the trainer actor's worker process died ("
-              + e.getMessage()
-              + "); the run stops here: rerun the same command to resume from its last checkpoint",
-          e);
+      throw new TrainerDiedException(e.getMessage(), e);
     }
   }
 }

@@ -91,8 +91,13 @@ public final class RunReport {
             ValidationSamples.read(runDir.resolve("val_generations.jsonl")));
     Path out = runDir.resolve("report.html");
     Path tmp = runDir.resolve("report.html.tmp");
-    Files.writeString(tmp, html, StandardCharsets.UTF_8);
-    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    try {
+      Files.writeString(tmp, html, StandardCharsets.UTF_8);
+      Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      Files.deleteIfExists(tmp); // a full disk leaves no half-written report behind
+      throw e;
+    }
     return out;
   }
 

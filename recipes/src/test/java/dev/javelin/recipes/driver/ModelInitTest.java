@@ -86,4 +86,17 @@ class ModelInitTest {
             && e.getMessage().contains(bad.toString()),
         e.getMessage());
   }
+
+  @Test
+  void nonFiniteWeightsAreOneLineAtLoad() {
+    ModelConfig c = new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, false, 64);
+    ModelCheckpoint w = ModelCheckpoint.random(c, 1, 0.02);
+    var first = w.ordered().entrySet().iterator().next();
+    first.getValue().data()[3] = Float.NaN;
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> ModelInit.requireFinite(Path.of("ckpt"), w));
+    assertTrue(e.getMessage().contains("ckpt has non-finite weights (1 NaN"), e.getMessage());
+    assertTrue(e.getMessage().contains(first.getKey()), e.getMessage());
+    assertEquals(1, e.getMessage().lines().count());
+  }
 }

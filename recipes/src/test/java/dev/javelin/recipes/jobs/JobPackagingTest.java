@@ -132,4 +132,18 @@ class JobPackagingTest {
     assertThrows(
         IllegalArgumentException.class, () -> new JobPlan(b, List.of(), Map.of(), Map.of()));
   }
+
+  @Test
+  void aStoppedJobHasTimeToSaveItsCheckpoint() {
+    JobPlan plan =
+        new JobPlan(
+            JobBundle.of(List.of(), "recipes/arith-grpo.yaml"),
+            List.of("run", "recipes/arith-grpo.yaml"),
+            Map.of(),
+            Map.of());
+    // Ray's default grace between SIGTERM and SIGKILL (3 s) cut the checkpoint off.
+    String grace = plan.submission().envVars().get("RAY_JOB_STOP_WAIT_TIME_S");
+    assertEquals(String.valueOf(JobPlan.STOP_GRACE_S), grace);
+    assertTrue(JobPlan.STOP_GRACE_S >= 300);
+  }
 }
