@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Compiles a StableHLO text module ahead of time for a named TPU topology, with no TPU attached.
 
-Usage: tpu_stablehlo_stats.py PROGRAM.mlir --topology v5e:2x4 [--topology v6e-8 ...]
+Usage: tpu_stablehlo_stats.py PROGRAM.mlir [PROGRAM.mlir ...] --topology v5e:2x4 [--topology v6e-8 ...]
 
 PROGRAM.mlir is StableHLO text as Javelin prints it (dev.javelin.backend.stablehlo.StableHloPrinter)
 or as JAX's `lower(...).as_text()` does. libtpu (tools/requirements/libtpu.txt, installed into .venv
 by tools/setup/venv.sh) compiles it through JAX's compile-only TPU client
 (`jax.experimental.topologies.get_topology_desc`); nothing runs. Prints one JSON object per topology
-on stdout:
+and program on stdout:
 
-  {"topology": "v5e:2x4", "device_kind": "TPU v5 lite", "chips": 8, "partitions": 8,
+  {"program": "PROGRAM.mlir", "topology": "v5e:2x4", "device_kind": "TPU v5 lite", "chips": 8, "partitions": 8,
    "argument_bytes": ..., "output_bytes": ..., "alias_bytes": ..., "temp_bytes": ...,
    "generated_code_bytes": ..., "flops": ..., "transcendentals": ..., "bytes_accessed": ...,
    "compile_seconds": ...}
@@ -124,30 +124,34 @@ def stats(topology_name, text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("program", type=Path)
+    ap.add_argument("programs", type=Path, nargs="+")
     ap.add_argument("--topology", action="append", required=True,
                     help="JAX topology name (v5e:2x4) or slice name (v5e-8); repeatable")
     args = ap.parse_args()
-    if not args.program.is_file():
-        print(f"tpu_stablehlo_stats.py: no such file {args.program}", file=sys.stderr)
-        return 2
+    for program in args.programs:
+        if not program.is_file():
+            print(f"tpu_stablehlo_stats.py: no such file {program}", file=sys.stderr)
+            return 2
     # libtpu looks for TPU metadata when it loads; on a machine without a TPU that only warns.
     os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
-    text = args.program.read_text()
+    # no chips to guard: several compiling processes (tests, benches) may load libtpu at once
+    os.environ.setdefault("ALLOW_MULTIPLE_LIBTPU_LOAD", "1")
     status = 0
-    for t in args.topology:
-        try:
-            result = stats(t, text)
-        except Exception as e:  # one failing topology still reports the others
-            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-            if "topology" in msg.lower() and t not in SLICES and ":" not in t:
-                print(f"tpu_stablehlo_stats.py: unknown topology '{t}' (e.g. v5e:2x4 or "
-                      f"{', '.join(SLICES)})", file=sys.stderr)
-                return 2
-            result = {"topology": jax_topology_name(t), "error": msg}
-        if "error" in result:
-            status = 1
-        print(json.dumps(result), flush=True)
+    for program in args.programs:
+        text = program.read_text()
+        for t in args.topology:
+            try:
+                result = {"program": str(program), **stats(t, text)}
+            except Exception as e:  # one failing compile still reports the others
+                msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+                if "topology" in msg.lower() and t not in SLICES and ":" not in t:
+                    print(f"tpu_stablehlo_stats.py: unknown topology '{t}' (e.g. v5e:2x4 or "
+                          f"{', '.join(SLICES)})", file=sys.stderr)
+                    return 2
+                result = {"program": str(program), "topology": jax_topology_name(t), "error": msg}
+            if "error" in result:
+                status = 1
+            print(json.dumps(result), flush=True)
     return status
 
 
