@@ -40,6 +40,9 @@ public final class Main {
         status                      live step, reward and throughput of the cluster's runs
         heap run|sft|eval <recipe> [key=value ...]
                                     the heap the launcher gives that command (JAVELIN_HEAP unset)
+        plan <recipe> [key=value ...] --topology v5e-8
+                                    compile the recipe's programs for a TPU slice (no TPU needed)
+                                    and print per-chip memory, flops and bounds against its HBM
       options of run, eval, sft:
         --samplers N                trainer.samplers=N
         --device SPEC               trainer.device=SPEC (cpu, xla:cpu, xla:gpu, tpu)
@@ -52,7 +55,8 @@ public final class Main {
       options of status:
         --address HOST:PORT         the cluster's GCS address (default RAY_ADDRESS, else 127.0.0.1:6379)
       A recipe is a YAML file, or a bundled name such as recipes/arith-grpo.yaml.
-      Exit codes: 0 ok, 1 run or job failed or stopped, 2 bad usage or recipe, 3 cluster unreachable.
+      Exit codes: 0 ok, 1 run or job failed or stopped, 2 bad usage or recipe, 3 cluster unreachable,
+      4 the recipe's programs do not fit the TPU's HBM (plan; run --device tpu checks it first).
       """;
 
   private Main() {}
@@ -88,6 +92,7 @@ public final class Main {
         case "run", "sft", "eval" -> local(args[0], rest, out);
         case "convert" -> new ConvertCommand(out).run(rest);
         case "heap" -> new HeapCommand(out).run(rest);
+        case "plan" -> new PlanCommand(out).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -99,11 +104,14 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status or heap)");
+                    + "' (use run, eval, sft, convert, recipes, report, submit, jobs, status, heap or plan)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
       return USAGE;
+    } catch (PlanCommand.DoesNotFit e) {
+      err.println("javelin: " + e.getMessage());
+      return PlanCommand.DOES_NOT_FIT;
     } catch (JobsApiException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;
