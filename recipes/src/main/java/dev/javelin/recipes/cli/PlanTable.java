@@ -55,13 +55,13 @@ final class PlanTable {
     TpuChip chip = topology.chip();
     out.printf(
         Locale.ROOT,
-        "model: %d layers, hidden %d, %d heads (%d kv), vocab %d, %.2f B parameters%n",
+        "model: %d layers, hidden %d, %d heads (%d kv), vocab %d, %.1f M parameters%n",
         model.layers(),
         model.hidden(),
         model.heads(),
         model.kvHeads(),
         model.vocabSize(),
-        model.parameterCount() / 1e9);
+        model.parameterCount() / 1e6);
     out.printf(
         Locale.ROOT,
         "chip: %s, %.2f GiB HBM, %.0f TFLOP/s bf16, %.0f GB/s HBM (per chip)%n",
@@ -171,7 +171,11 @@ final class PlanTable {
     return topology.chip().hbmBytes();
   }
 
-  private static String gib(long bytes) {
+  /** GiB with two decimals, MiB below one GiB (tiny models would read 0.00 GiB). */
+  static String gib(long bytes) {
+    if (Math.abs(bytes) < GIB) {
+      return String.format(Locale.ROOT, "%.1f MiB", bytes / (GIB / 1024));
+    }
     return String.format(Locale.ROOT, "%.2f GiB", bytes / GIB);
   }
 }
