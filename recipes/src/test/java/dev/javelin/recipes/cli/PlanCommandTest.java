@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,7 +62,9 @@ class PlanCommandTest {
 
   @Test
   void aProgramOverHbmIsNamedWithTheKeysThatLowerIt() {
-    RecipeConfig recipe = Recipes.load("recipes/gsm8k-grpo.yaml", tinyKeys());
+    List<String> keys = new ArrayList<>(tinyKeys());
+    keys.add("trainer.device=tpu"); // as plan loads it: chip keys above 1 need an xla device
+    RecipeConfig recipe = Recipes.load("recipes/gsm8k-grpo.yaml", keys);
     var model = ModelInit.config(recipe);
     List<PlanCommand.Actor> actors =
         PlanCommand.actors(recipe, model, ChipKeys.from(recipe.settings()));
@@ -101,5 +104,19 @@ class PlanCommandTest {
     ByteArrayOutputStream none = new ByteArrayOutputStream();
     assertEquals(2, plan(none, tinyKeys()));
     assertTrue(none.toString(StandardCharsets.UTF_8).contains("--topology"));
+  }
+
+  @Test
+  void runChecksOnlyTpuAndSaysWhenItDoesNotKnowTheSlice() {
+    List<String> keys = new ArrayList<>(tinyKeys().subList(0, 4)); // one chip: cpu runs it
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    PlanCommand.beforeRun(Recipes.load("recipes/gsm8k-grpo.yaml", keys), Map.of(), ps);
+    assertEquals("", bytes.toString(StandardCharsets.UTF_8), "the cpu device has nothing to plan");
+    keys.add("trainer.device=tpu");
+    PlanCommand.beforeRun(Recipes.load("recipes/gsm8k-grpo.yaml", keys), Map.of(), ps);
+    assertTrue(
+        bytes.toString(StandardCharsets.UTF_8).contains("TPU_ACCELERATOR_TYPE unset"),
+        bytes.toString(StandardCharsets.UTF_8));
   }
 }
