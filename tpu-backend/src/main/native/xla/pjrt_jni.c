@@ -663,3 +663,149 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_setenv(JNIEnv* en
   (*env)->ReleaseStringUTFChars(env, name, n);
   if (rc != 0) throw_msg(env, "setenv failed");
 }
+
+/* ---- Ahead-of-time compilation for a topology (no client, no chips): PJRT_Compile. ---- */
+
+/* Creates the plugin's description of a named topology (libtpu: "v5e:2x4", "v5p:2x2x1"). */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyCreate(JNIEnv* env,
+                                                                              jclass cls, jlong a,
+                                                                              jstring jname) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_TopologyDescription_Create, 0);
+  const char* name = (*env)->GetStringUTFChars(env, jname, NULL);
+  if (name == NULL) return 0;
+  PJRT_ARGS(PJRT_TopologyDescription_Create_Args, args);
+  args.topology_name = name;
+  args.topology_name_size = strlen(name);
+  PJRT_Error* err = api->PJRT_TopologyDescription_Create(&args);
+  (*env)->ReleaseStringUTFChars(env, jname, name);
+  if (check(env, api, err)) return 0;
+  return (jlong)(intptr_t)args.topology;
+}
+
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDestroy(JNIEnv* env,
+                                                                              jclass cls, jlong a,
+                                                                              jlong topology) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_TopologyDescription_Destroy, );
+  PJRT_ARGS(PJRT_TopologyDescription_Destroy_Args, args);
+  args.topology = (PJRT_TopologyDescription*)(intptr_t)topology;
+  check(env, api, api->PJRT_TopologyDescription_Destroy(&args));
+}
+
+/* The PJRT ids of a topology's devices, in the plugin's order; kind receives the first device's
+ * kind ("TPU v5 lite") as element 0 of a String[1]. */
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDevices(
+    JNIEnv* env, jclass cls, jlong a, jlong topology, jobjectArray kind) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_TopologyDescription_GetDeviceDescriptions, NULL);
+  PJRT_ARGS(PJRT_TopologyDescription_GetDeviceDescriptions_Args, args);
+  args.topology = (const PJRT_TopologyDescription*)(intptr_t)topology;
+  if (check(env, api, api->PJRT_TopologyDescription_GetDeviceDescriptions(&args))) return NULL;
+  jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_descriptions);
+  for (size_t i = 0; out != NULL && i < args.num_descriptions; i++) {
+    PJRT_ARGS(PJRT_DeviceDescription_Id_Args, d);
+    d.device_description = args.descriptions[i];
+    if (check(env, api, api->PJRT_DeviceDescription_Id(&d))) return NULL;
+    jlong id = d.id;
+    (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &id);
+  }
+  if (out != NULL && args.num_descriptions > 0 && HAS_SLOT(api, PJRT_DeviceDescription_Kind)) {
+    PJRT_ARGS(PJRT_DeviceDescription_Kind_Args, k);
+    k.device_description = args.descriptions[0];
+    if (check(env, api, api->PJRT_DeviceDescription_Kind(&k))) return NULL;
+    char buf[256];
+    size_t len = k.device_kind_size < sizeof buf - 1 ? k.device_kind_size : sizeof buf - 1;
+    memcpy(buf, k.device_kind, len);
+    buf[len] = 0;
+    jstring s = (*env)->NewStringUTF(env, buf);
+    if (s != NULL) (*env)->SetObjectArrayElement(env, kind, 0, s);
+  }
+  return out;
+}
+
+/* Compiles StableHLO text for a topology (PJRT_Compile: no client); returns a PJRT_Executable*
+ * (not loaded: it can be inspected, not run). */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compileForTopology(
+    JNIEnv* env, jclass cls, jlong a, jlong topology, jbyteArray code, jbyteArray options) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Compile, 0);
+  jsize code_len = (*env)->GetArrayLength(env, code);
+  jsize opt_len = (*env)->GetArrayLength(env, options);
+  jbyte* c = (*env)->GetByteArrayElements(env, code, NULL);
+  jbyte* o = (*env)->GetByteArrayElements(env, options, NULL);
+  jlong exe = 0;
+  if (c != NULL && o != NULL) {
+    PJRT_ARGS(PJRT_Program, program);
+    program.code = (char*)c;
+    program.code_size = (size_t)code_len;
+    program.format = "mlir";
+    program.format_size = 4;
+    PJRT_ARGS(PJRT_Compile_Args, args);
+    args.topology = (const PJRT_TopologyDescription*)(intptr_t)topology;
+    args.program = &program;
+    args.compile_options = (const char*)o;
+    args.compile_options_size = (size_t)opt_len;
+    if (!check(env, api, api->PJRT_Compile(&args))) exe = (jlong)(intptr_t)args.executable;
+  }
+  if (c != NULL) (*env)->ReleaseByteArrayElements(env, code, c, JNI_ABORT);
+  if (o != NULL) (*env)->ReleaseByteArrayElements(env, options, o, JNI_ABORT);
+  return exe;
+}
+
+/* Destroys an unloaded PJRT_Executable (from compileForTopology). */
+JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_unloadedExecutableDestroy(
+    JNIEnv* env, jclass cls, jlong a, jlong executable) {
+  const PJRT_Api* api = API(a);
+  PJRT_ARGS(PJRT_Executable_Destroy_Args, args);
+  args.executable = (PJRT_Executable*)(intptr_t)executable;
+  check(env, api, api->PJRT_Executable_Destroy(&args));
+}
+
+/* {generated code, argument, output, alias, temp} bytes per device of an unloaded executable. */
+JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_compiledMemoryStats(
+    JNIEnv* env, jclass cls, jlong a, jlong executable) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Executable_GetCompiledMemoryStats, NULL);
+  PJRT_ARGS(PJRT_Executable_GetCompiledMemoryStats_Args, args);
+  args.executable = (PJRT_Executable*)(intptr_t)executable;
+  if (check(env, api, api->PJRT_Executable_GetCompiledMemoryStats(&args))) return NULL;
+  jlong v[5] = {args.generated_code_size_in_bytes, args.argument_size_in_bytes,
+                args.output_size_in_bytes, args.alias_size_in_bytes, args.temp_size_in_bytes};
+  jlongArray out = (*env)->NewLongArray(env, 5);
+  if (out != NULL) (*env)->SetLongArrayRegion(env, out, 0, 5, v);
+  return out;
+}
+
+/* XLA's cost analysis of an unloaded executable as "name\tvalue\n" lines (numeric properties). */
+JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_costAnalysis(JNIEnv* env,
+                                                                              jclass cls, jlong a,
+                                                                              jlong executable) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Executable_GetCostAnalysis, NULL);
+  PJRT_ARGS(PJRT_Executable_GetCostAnalysis_Args, args);
+  args.executable = (PJRT_Executable*)(intptr_t)executable;
+  if (check(env, api, api->PJRT_Executable_GetCostAnalysis(&args))) return NULL;
+  size_t cap = 64 + args.num_properties * 320, len = 0;
+  char* text = malloc(cap);
+  if (text == NULL) {
+    throw_msg(env, "out of memory reading the cost analysis");
+    return NULL;
+  }
+  text[0] = 0;
+  for (size_t i = 0; i < args.num_properties; i++) {
+    const PJRT_NamedValue* p = &args.properties[i];
+    double v;
+    switch (p->type) {
+      case PJRT_NamedValue_kFloat: v = p->float_value; break;
+      case PJRT_NamedValue_kInt64: v = (double)p->int64_value; break;
+      default: continue;
+    }
+    int name_len = p->name_size < 256 ? (int)p->name_size : 256;
+    int n = snprintf(text + len, cap - len, "%.*s\t%.17g\n", name_len, p->name, v);
+    if (n > 0 && (size_t)n < cap - len) len += (size_t)n;
+  }
+  jstring out = (*env)->NewStringUTF(env, text);
+  free(text);
+  return out;
+}

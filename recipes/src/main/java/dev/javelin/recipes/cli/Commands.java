@@ -59,6 +59,7 @@ public final class Commands {
     RecipeConfig recipe = Recipes.load(recipeArg, overrides);
     RayRuntime.requireHead(recipe.trainer());
     recipe.checkTrainable();
+    PlanCommand.beforeRun(recipe, env, out);
     Optional<RunSummary> interruptedWarmUp = warmUpIfNeeded(recipe, overrides);
     if (interruptedWarmUp.isPresent()) {
       return interruptedWarmUp.get(); // Ctrl-C during the warm-up ends the command there

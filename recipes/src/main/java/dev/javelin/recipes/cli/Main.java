@@ -47,6 +47,9 @@ public final class Main {
                                     the heap the launcher gives that command (JAVELIN_HEAP unset)
         score <responses.jsonl> --reward NAME [--kwargs k=v,...]
                                     score rows {response, ground_truth, label?}; agreement with labels
+        plan <recipe> [key=value ...] --topology v5e-8
+                                    compile the recipe's programs for a TPU slice (no TPU needed)
+                                    and print per-chip memory, flops and bounds against its HBM
       options of run, eval, sft:
         --samplers N                trainer.samplers=N
         --device SPEC               trainer.device=SPEC (cpu, xla:cpu, xla:gpu, tpu)
@@ -59,7 +62,8 @@ public final class Main {
       options of status:
         --address HOST:PORT         the cluster's GCS address (default RAY_ADDRESS, else 127.0.0.1:6379)
       A recipe is a YAML file, or a bundled name such as recipes/arith-grpo.yaml.
-      Exit codes: 0 ok, 1 run or job failed or stopped, 2 bad usage or recipe, 3 cluster unreachable.
+      Exit codes: 0 ok, 1 run or job failed or stopped, 2 bad usage or recipe, 3 cluster unreachable,
+      4 the recipe's programs do not fit the TPU's HBM (plan; run --device tpu checks it first).
       """;
 
   private Main() {}
@@ -97,6 +101,7 @@ public final class Main {
         case "heap" -> new HeapCommand(out).run(rest);
         case "score" -> new ScoreCommand(out).run(rest);
         case "check" -> new CheckCommand(out, err).run(rest);
+        case "plan" -> new PlanCommand(out).run(rest);
         case "report" -> {
           if (rest.size() != 1) {
             throw new ConfigException("'report' needs one run directory: javelin report <run dir>");
@@ -108,12 +113,15 @@ public final class Main {
             throw new ConfigException(
                 "unknown command '"
                     + args[0]
-                    + "' (use run, eval, sft, check, convert, recipes, report, submit, jobs, status, heap"
-                    + " or score)");
+                    + "' (use run, eval, sft, check, plan, convert, recipes, report, submit, jobs,"
+                    + " status, heap or score)");
       };
     } catch (ConfigException | RewardConfigException e) {
       err.println("javelin: " + e.getMessage());
       return USAGE;
+    } catch (PlanCommand.DoesNotFit e) {
+      err.println("javelin: " + e.getMessage());
+      return PlanCommand.DOES_NOT_FIT;
     } catch (JobsApiException | ClusterUnreachableException e) {
       err.println("javelin: " + e.getMessage());
       return CLUSTER;

@@ -295,7 +295,7 @@ public final class PolicyOptimizer implements AutoCloseable {
    * What each {@code residual.k} of the split's backward carries, for its mesh layout: the forward
    * argument's name, or null for a forward result (the forward's results are unnamed).
    */
-  private static Map<String, String> residualRoles(VjpPrograms split) {
+  static Map<String, String> residualRoles(VjpPrograms split) {
     Map<String, String> roles = new HashMap<>();
     List<Node> fwdParams = split.forward().parameters();
     for (int k = 0; k < split.residuals().size(); k++) {
@@ -314,6 +314,11 @@ public final class PolicyOptimizer implements AutoCloseable {
    * elementwise values, and whole blocks under {@link Remat#BLOCKS}.
    */
   private Remat splitRemat() {
+    return splitRemat(remat);
+  }
+
+  /** The split path's policy for a recipe's {@code remat}. */
+  static Remat splitRemat(Remat remat) {
     return remat == Remat.BLOCKS ? Remat.BLOCKS : Remat.ELEMENTWISE;
   }
 

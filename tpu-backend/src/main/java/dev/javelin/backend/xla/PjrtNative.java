@@ -119,4 +119,24 @@ final class PjrtNative {
 
   /** The device address behind a buffer (PJRT_Buffer_UnsafePointer). */
   static native long bufferDeviceAddress(long api, long buffer);
+
+  /** The plugin's description of a named topology ({@code v5e:2x4}); no client, no chips. */
+  static native long topologyCreate(long api, String name);
+
+  static native void topologyDestroy(long api, long topology);
+
+  /** The PJRT ids of a topology's devices; {@code kind[0]} receives the first device's kind. */
+  static native long[] topologyDevices(long api, long topology, String[] kind);
+
+  /** Compiles for a topology (PJRT_Compile); returns an unloaded {@code PJRT_Executable*}. */
+  static native long compileForTopology(
+      long api, long topology, byte[] mlirText, byte[] compileOptions);
+
+  static native void unloadedExecutableDestroy(long api, long executable);
+
+  /** {generated code, argument, output, alias, temp} bytes per device. */
+  static native long[] compiledMemoryStats(long api, long executable);
+
+  /** XLA's cost analysis as "name\tvalue\n" lines. */
+  static native String costAnalysis(long api, long executable);
 }

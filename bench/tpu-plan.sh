@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# TPU plans at real sizes, compiled here with libtpu (no TPU): `javelin plan` beside the plain JAX
+# reference step (tools/tpu_reference_step.py) of the same shapes, one row at a time, the machine's
+# load around each. Real-size compiles take minutes each on a small machine: pick rows.
+# Usage: bench/tpu-plan.sh [row ...]   rows (default: qwen-v5e):
+#   qwen-v5e     Qwen2.5-0.5B shape, GRPO micro-batch 64 x 1024 bf16, trainer fsdp=8 (v5e-16:
+#                the trainer's 8 chips plus a sampler's), JAX with and without per-layer remat
+#   llama-v6e    Llama-3-8B shape, 8 x 2048, fsdp=8 on v6e-16 (trainer on 8 chips)
+#   llama-v5p    Llama-3-8B shape, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips: trainer on 4)
+#   logprobs16k  Qwen2.5-0.5B shape, log-probs and a train step at 16k tokens on one v6e chip
+#   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
+# Needs .venv with libtpu (tools/setup/venv.sh tools/requirements/libtpu.txt) and a build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || rows=(qwen-v5e)
+read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
+tools/setup/venv.sh tools/requirements/libtpu.txt
+./mvnw -B -q "${mvn_flags[@]}" -pl recipes -am compile -DskipTests -Dspotless.check.skip=true
+tools/setup/pjrt-shim.sh tpu-backend/target/classes
+cpfile="$PWD/recipes/target/tpu-plan-classpath.txt"
+./mvnw -B -q "${mvn_flags[@]}" -pl recipes dependency:build-classpath \
+  -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$cpfile" >/dev/null
+cp=""
+for m in tpu-backend grpo rewards datasets weight-sync sampler trainer recipes; do
+  cp="$cp$m/target/classes:"
+done
+cp="$cp$(cat "$cpfile")"
+py=.venv/bin/python
+qwen=bench/models/qwen2.5-0.5b
+llama=bench/models/llama-3-8b
+
+plan() { # plan <topology> <key=value ...>
+  local topo=$1
+  shift
+  echo "== javelin plan --topology $topo $*"
+  date -u
+  cat /proc/loadavg
+  java -Xmx12g @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
+    -Djavelin.root="$PWD" -cp "$cp" dev.javelin.recipes.cli.Main plan recipes/gsm8k-grpo.yaml \
+    actor_rollout_ref.model.enable_gradient_checkpointing=true "$@" --topology "$topo" \
+    2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
+}
+
+jax() { # jax <args of tools/tpu_reference_step.py>
+  echo "== tools/tpu_reference_step.py $*"
+  date -u
+  cat /proc/loadavg
+  "$py" tools/tpu_reference_step.py "$@" 2>/dev/null || echo "exit $?"
+}
+
+for row in "${rows[@]}"; do
+  case "$row" in
+    qwen-v5e)
+      plan v5e-16 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
+        trainer.n_gpus_per_node=8 trainer.samplers=1 \
+        actor_rollout_ref.rollout.tensor_model_parallel_size=2 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64 \
+        data.max_prompt_length=512 data.max_response_length=512
+      jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8 --remat
+      jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8
+      ;;
+    llama-v6e)
+      plan v6e-16 actor_rollout_ref.model.path=$llama trainer.n_gpus_per_node=8 \
+        trainer.samplers=2 actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
+        data.max_prompt_length=512 data.max_response_length=1536
+      jax --config $llama/config.json --topology v6e-8 --batch 8 --seq 2048 --fsdp 8 --remat
+      ;;
+    llama-v5p)
+      plan v5p-16 actor_rollout_ref.model.path=$llama trainer.n_gpus_per_node=4 \
+        trainer.samplers=1 actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
+        data.max_prompt_length=512 data.max_response_length=1536
+      jax --config $llama/config.json --topology v5p-8 --batch 8 --seq 2048 --fsdp 4 --remat
+      ;;
+    logprobs16k)
+      jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --program logprobs
+      jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --remat
+      ;;
+    depth)
+      for layers in 2 24; do
+        jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8 --remat \
+          --layers $layers
+        jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8 --remat \
+          --layers $layers --scan
+      done
+      ;;
+    *)
+      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e llama-v6e llama-v5p logprobs16k depth)" >&2
+      exit 2
+      ;;
+  esac
+done

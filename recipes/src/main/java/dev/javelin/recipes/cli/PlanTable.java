@@ -1,0 +1,181 @@
+package dev.javelin.recipes.cli;
+
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.runtime.ActorPrograms;
+import dev.javelin.backend.xla.CompiledStats;
+import dev.javelin.backend.xla.TpuChip;
+import dev.javelin.backend.xla.TpuTopology;
+import dev.javelin.recipes.config.ActorConfig;
+import dev.javelin.recipes.config.ChipKeys;
+import dev.javelin.recipes.config.DataConfig;
+import dev.javelin.recipes.config.ModelSection;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.RolloutConfig;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The table {@code javelin plan} prints: per actor, each program's per-chip bytes (arguments,
+ * temporaries, total against the chip's HBM), flops per run, the roofline bound on its time (flops
+ * at the chip's peak, bytes accessed at its HBM bandwidth: {@link TpuChip#rooflineSeconds}) and
+ * compile time; then, for a program that does not fit, by how much and which keys bring it under.
+ */
+final class PlanTable {
+  private static final double GIB = 1024.0 * 1024 * 1024;
+  private static final String ROW = "  %-10s %9s %9s %9s %9s %6s %10s %10s %8s%n";
+
+  private record Row(PlanCommand.Actor actor, ActorPrograms.Planned program, CompiledStats s) {}
+
+  private final TpuTopology topology;
+  private final RecipeConfig recipe;
+  private final ModelConfig model;
+  private final List<List<Row>> actors = new ArrayList<>();
+
+  PlanTable(TpuTopology topology, RecipeConfig recipe, ModelConfig model) {
+    this.topology = topology;
+    this.recipe = recipe;
+    this.model = model;
+  }
+
+  void add(PlanCommand.Actor actor, List<CompiledStats> stats) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < stats.size(); i++) {
+      rows.add(new Row(actor, actor.programs().get(i), stats.get(i)));
+    }
+    actors.add(rows);
+  }
+
+  boolean fits() {
+    return actors.stream().flatMap(List::stream).allMatch(r -> r.s().totalBytes() <= hbm());
+  }
+
+  void print(PrintStream out) {
+    TpuChip chip = topology.chip();
+    out.printf(
+        Locale.ROOT,
+        "model: %d layers, hidden %d, %d heads (%d kv), vocab %d, %.1f M parameters%n",
+        model.layers(),
+        model.hidden(),
+        model.heads(),
+        model.kvHeads(),
+        model.vocabSize(),
+        model.parameterCount() / 1e6);
+    out.printf(
+        Locale.ROOT,
+        "chip: %s, %.2f GiB HBM, %.0f TFLOP/s bf16, %.0f GB/s HBM (per chip)%n",
+        chip.generation(),
+        hbm() / GIB,
+        chip.peakFlops() / 1e12,
+        chip.hbmBytesPerSecond() / 1e9);
+    for (List<Row> rows : actors) {
+      PlanCommand.Actor a = rows.get(0).actor();
+      out.printf("%n%s on %d chip%s (per chip):%n", a.name(), a.chips(), a.chips() == 1 ? "" : "s");
+      out.printf(
+          ROW,
+          "program",
+          "args",
+          "out-alias",
+          "temps",
+          "total",
+          "HBM",
+          "GFLOP",
+          "bound ms",
+          "compile");
+      for (Row r : rows) {
+        CompiledStats s = r.s();
+        out.printf(
+            Locale.ROOT,
+            ROW,
+            r.program().label(),
+            gib(s.argumentBytes()),
+            gib(s.outputBytes() - s.aliasBytes()),
+            gib(s.tempBytes()),
+            gib(s.totalBytes()),
+            String.format(Locale.ROOT, "%.0f%%", 100.0 * s.totalBytes() / hbm()),
+            String.format(Locale.ROOT, "%.1f", s.flops() / 1e9),
+            String.format(
+                Locale.ROOT, "%.2f", 1e3 * chip.rooflineSeconds(s.flops(), s.bytesAccessed())),
+            String.format(Locale.ROOT, "%.1fs", s.compileSeconds()));
+      }
+    }
+    out.println();
+    List<Row> over =
+        actors.stream().flatMap(List::stream).filter(r -> r.s().totalBytes() > hbm()).toList();
+    if (over.isEmpty()) {
+      out.printf("fits: every program fits %s's %s HBM per chip%n", topology.name(), gib(hbm()));
+    }
+    for (Row r : over) {
+      out.printf(
+          Locale.ROOT,
+          "does not fit: %s %s needs %s per chip, %s over %s's %s HBM%n",
+          r.actor().name(),
+          r.program().label(),
+          gib(r.s().totalBytes()),
+          gib(r.s().totalBytes() - hbm()),
+          topology.chip().generation(),
+          gib(hbm()));
+      advice(r).forEach(line -> out.println("  try " + line));
+    }
+  }
+
+  /** Keys that lower the program's bytes, with a linear estimate where one is meaningful. */
+  private List<String> advice(Row r) {
+    List<String> out = new ArrayList<>();
+    CompiledStats s = r.s();
+    long fixed = s.totalBytes() - s.tempBytes();
+    boolean trainer = r.actor().name().equals("trainer");
+    if (trainer) {
+      int micro = recipe.actor().ppoMicroBatchSize();
+      if (fixed < hbm() && s.tempBytes() > 0 && micro > 1) {
+        // temporaries grow about linearly with the rows of a micro-batch
+        long fit = (long) Math.floor(micro * (double) (hbm() - fixed) / s.tempBytes());
+        out.add(
+            ActorConfig.PPO_MICRO_BATCH_SIZE_PER_GPU.name()
+                + "="
+                + Math.max(1, fit)
+                + " or less (now "
+                + micro
+                + "; temporaries scale with it)");
+      }
+      if (!recipe.model().gradientCheckpointing()) {
+        out.add(ModelSection.ENABLE_GRADIENT_CHECKPOINTING.name() + "=true");
+      }
+      out.add(
+          ChipKeys.TRAINER_CHIPS.name()
+              + " (more chips: weights, gradients and AdamW state split further over fsdp)"
+              + " or "
+              + ChipKeys.TRAINER_TP.name());
+    } else {
+      out.add(
+          RolloutConfig.MAX_NUM_SEQS.name()
+              + " (fewer decode rows: the KV cache scales with it; now "
+              + recipe.rollout().maxNumSeqs()
+              + ")");
+      out.add(ChipKeys.ROLLOUT_TP.name() + " (heads and KV cache split over more chips)");
+    }
+    out.add(
+        DataConfig.MAX_RESPONSE_LENGTH.name()
+            + " / "
+            + DataConfig.MAX_PROMPT_LENGTH.name()
+            + " (shorter sequences; now "
+            + recipe.data().maxResponseLength()
+            + " / "
+            + recipe.data().maxPromptLength()
+            + ")");
+    return out;
+  }
+
+  private long hbm() {
+    return topology.chip().hbmBytes();
+  }
+
+  /** GiB with two decimals, MiB below one GiB (tiny models would read 0.00 GiB). */
+  static String gib(long bytes) {
+    if (Math.abs(bytes) < GIB) {
+      return String.format(Locale.ROOT, "%.1f MiB", bytes / (GIB / 1024));
+    }
+    return String.format(Locale.ROOT, "%.2f GiB", bytes / GIB);
+  }
+}

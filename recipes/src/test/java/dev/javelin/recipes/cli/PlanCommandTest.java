@@ -1,0 +1,122 @@
+package dev.javelin.recipes.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.backend.xla.CompiledStats;
+import dev.javelin.backend.xla.TpuTopology;
+import dev.javelin.recipes.config.ChipKeys;
+import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.driver.ModelInit;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code javelin plan}: the tiny model's recipe compiled for a v5e-8 with libtpu (no TPU) fits and
+ * lists every program of both actors; a program over the chip's HBM is named with the keys that
+ * lower it; bad input is one line and exit 2. (The figures themselves are checked against JAX in
+ * tpu-backend's AotCompilerTest.)
+ */
+class PlanCommandTest {
+  private static List<String> tinyKeys() {
+    Path root = Path.of(System.getProperty("javelin.root", ".."));
+    return List.of(
+        "actor_rollout_ref.model.path=" + root.resolve("bench/models/tiny"),
+        "actor_rollout_ref.model.model_type=qwen2",
+        "data.max_prompt_length=64",
+        "data.max_response_length=192",
+        "trainer.n_gpus_per_node=4",
+        "actor_rollout_ref.rollout.tensor_model_parallel_size=2");
+  }
+
+  private static int plan(ByteArrayOutputStream out, List<String> args) {
+    PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
+    List<String> all = new ArrayList<>(List.of("plan", "recipes/gsm8k-grpo.yaml"));
+    all.addAll(args);
+    return Main.run(all.toArray(String[]::new), ps, ps);
+  }
+
+  @Test
+  void tinyRecipeFitsAV5e8AndListsEveryProgram() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<String> args = new ArrayList<>(tinyKeys());
+    args.addAll(List.of("--topology", "v5e-8"));
+    int code = plan(out, args);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, text);
+    assertTrue(text.contains("trainer on 4 chips"), text);
+    assertTrue(text.contains("sampler (each of 2) on 2 chips"), text);
+    for (String program : List.of("log-probs", "train fwd", "train bwd", "adamw", "prefill")) {
+      assertTrue(text.contains("  " + program + " "), program + " missing:\n" + text);
+    }
+    assertTrue(text.contains("fits: every program fits v5e-8"), text);
+  }
+
+  @Test
+  void aProgramOverHbmIsNamedWithTheKeysThatLowerIt() {
+    List<String> keys = new ArrayList<>(tinyKeys());
+    keys.add("trainer.device=tpu"); // as plan loads it: chip keys above 1 need an xla device
+    RecipeConfig recipe = Recipes.load("recipes/gsm8k-grpo.yaml", keys);
+    var model = ModelInit.config(recipe);
+    List<PlanCommand.Actor> actors =
+        PlanCommand.actors(recipe, model, ChipKeys.from(recipe.settings()));
+    PlanTable table = new PlanTable(TpuTopology.parse("v5e-8"), recipe, model);
+    long gib = 1L << 30;
+    for (PlanCommand.Actor a : actors) {
+      List<CompiledStats> stats = new ArrayList<>();
+      for (int i = 0; i < a.programs().size(); i++) {
+        boolean bwd = a.programs().get(i).label().equals("train bwd");
+        stats.add(new CompiledStats(gib, 0, 0, bwd ? 20 * gib : gib, 0, 1e12, 1e9, 1.0));
+      }
+      table.add(a, stats);
+    }
+    assertFalse(table.fits());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    table.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        text.contains("does not fit: trainer train bwd needs 21.00 GiB per chip, 5.00 GiB over"),
+        text);
+    // 16 micro-batch rows x (16 - 1 GiB of arguments) / 20 GiB of temporaries -> 12
+    assertTrue(text.contains("ppo_micro_batch_size_per_gpu=12 or less (now 16"), text);
+    assertTrue(text.contains("enable_gradient_checkpointing=true"), text);
+    assertTrue(text.contains("data.max_response_length"), text);
+    assertFalse(text.contains("does not fit: sampler"), text);
+  }
+
+  @Test
+  void badTopologyOrMissingOneIsOneLineAndExit2() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<String> args = new ArrayList<>(tinyKeys());
+    args.addAll(List.of("--topology", "v9x-8"));
+    assertEquals(2, plan(out, args));
+    String text = out.toString(StandardCharsets.UTF_8).strip();
+    assertTrue(text.startsWith("javelin: topology 'v9x-8'"), text);
+    assertEquals(1, text.lines().count(), text);
+    ByteArrayOutputStream none = new ByteArrayOutputStream();
+    assertEquals(2, plan(none, tinyKeys()));
+    assertTrue(none.toString(StandardCharsets.UTF_8).contains("--topology"));
+  }
+
+  @Test
+  void runChecksOnlyTpuAndSaysWhenItDoesNotKnowTheSlice() {
+    List<String> keys = new ArrayList<>(tinyKeys().subList(0, 4)); // one chip: cpu runs it
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    PlanCommand.beforeRun(Recipes.load("recipes/gsm8k-grpo.yaml", keys), Map.of(), ps);
+    assertEquals("", bytes.toString(StandardCharsets.UTF_8), "the cpu device has nothing to plan");
+    keys.add("trainer.device=tpu");
+    PlanCommand.beforeRun(Recipes.load("recipes/gsm8k-grpo.yaml", keys), Map.of(), ps);
+    assertTrue(
+        bytes.toString(StandardCharsets.UTF_8).contains("TPU_ACCELERATOR_TYPE unset"),
+        bytes.toString(StandardCharsets.UTF_8));
+  }
+}

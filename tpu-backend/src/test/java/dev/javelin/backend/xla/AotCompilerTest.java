@@ -1,0 +1,108 @@
+package dev.javelin.backend.xla;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.backend.DType;
+import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.runtime.ActorPrograms;
+import dev.javelin.backend.spmd.MeshShape;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Compiles the tiny model's trainer and sampler programs for TPU topologies with libtpu (no TPU)
+ * and checks every per-chip figure against what JAX reports for the same StableHLO text ({@code
+ * tools/tpu_stablehlo_stats.py}, the same libtpu through JAX's compile-only client), and that
+ * donation shows as aliased bytes.
+ */
+class AotCompilerTest {
+  @TempDir Path dir;
+
+  @Test
+  void sliceNamesMapToLibtpuTopologies() {
+    assertEquals("v5e:2x4", TpuTopology.parse("v5e-8").pjrtName());
+    assertEquals(8, TpuTopology.parse("v6e-8").chips());
+    assertEquals("v6e:2x4", TpuTopology.parse("v6e-8").pjrtName());
+    TpuTopology v5p = TpuTopology.parse("v5p-8");
+    assertEquals("v5p:2x2x1", v5p.pjrtName());
+    assertEquals(4, v5p.chips(), "v5p slice names count TensorCores, two per chip");
+    assertEquals("v5e:4x4", TpuTopology.parse("v5e-16").pjrtName());
+    assertEquals(16, TpuTopology.parse("v5e:4x4").chips());
+    IllegalArgumentException bad =
+        assertThrows(IllegalArgumentException.class, () -> TpuTopology.parse("v9x-8"));
+    assertTrue(bad.getMessage().contains("v9x"), bad.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> TpuTopology.parse("v5e-6"));
+  }
+
+  @Test
+  void tinyProgramsMatchJaxOnV5eAndV6e() throws Exception {
+    ModelConfig c = ModelConfig.tiny();
+    List<ActorPrograms.Planned> programs = new ArrayList<>();
+    programs.addAll(
+        ActorPrograms.trainer(
+            c, new MeshShape(1, 8, 1), 8, 64, Remat.BLOCKS, DType.BF16, AdamWConfig.defaults()));
+    programs.addAll(ActorPrograms.sampler(c, 2, 8, 16, 64, DType.BF16));
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < programs.size(); i++) {
+      ActorPrograms.Planned p = programs.get(i);
+      Path f = dir.resolve(i + ".mlir");
+      Files.writeString(f, AotCompiler.moduleText(p.program(), p.donation()), UTF_8);
+      files.add(f);
+    }
+    for (String topology : List.of("v5e-8", "v6e-8")) {
+      List<JsonNode> jax = jaxStats(files, topology);
+      try (AotCompiler aot = AotCompiler.open(TpuTopology.parse(topology))) {
+        for (int i = 0; i < programs.size(); i++) {
+          ActorPrograms.Planned p = programs.get(i);
+          CompiledStats s = aot.compile(p.program(), p.donation());
+          JsonNode j = jax.get(i);
+          String what = topology + " " + p.label();
+          assertEquals(j.get("argument_bytes").asLong(), s.argumentBytes(), what + " arguments");
+          assertEquals(j.get("output_bytes").asLong(), s.outputBytes(), what + " outputs");
+          assertEquals(j.get("alias_bytes").asLong(), s.aliasBytes(), what + " aliases");
+          assertEquals(j.get("temp_bytes").asLong(), s.tempBytes(), what + " temporaries");
+          assertEquals(j.get("flops").asDouble(), s.flops(), 1e-6 * s.flops(), what + " flops");
+          assertTrue(s.argumentBytes() > 0 && s.flops() > 0, what + " compiled to nothing");
+          if (p.label().equals("adamw")) {
+            // weights, m and v are donated: three f32 copies of the model, split over 8 chips
+            long donated = 3 * 4 * c.parameterCount() / 8;
+            assertTrue(s.aliasBytes() >= donated, what + " aliased " + s.aliasBytes());
+          }
+        }
+      }
+    }
+  }
+
+  private static List<JsonNode> jaxStats(List<Path> files, String topology) throws Exception {
+    Path root = Path.of(System.getProperty("javelin.root", "."));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(root.resolve(".venv/bin/python").toString());
+    cmd.add(root.resolve("tools/tpu_stablehlo_stats.py").toString());
+    files.forEach(f -> cmd.add(f.toString()));
+    cmd.add("--topology");
+    cmd.add(topology);
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), UTF_8);
+    assertTrue(p.waitFor(5, TimeUnit.MINUTES), "tpu_stablehlo_stats.py did not finish");
+    assertEquals(0, p.exitValue(), "tpu_stablehlo_stats.py failed:\n" + out);
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> rows = new ArrayList<>();
+    for (String line : out.strip().split("\n", -1)) {
+      rows.add(json.readTree(line));
+    }
+    assertEquals(files.size(), rows.size(), out);
+    return rows;
+  }
+}
