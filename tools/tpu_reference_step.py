@@ -201,12 +201,17 @@ def compile_step(args, c):
     mesh = Mesh(devices, ("fsdp", "tp"))
     dtype = jnp.bfloat16 if args.dtype == "bf16" else jnp.float32
     shapes = param_shapes(c, args.scan)
-    f32 = lambda shape, spec: jax.ShapeDtypeStruct(shape, jnp.float32, sharding=NamedSharding(mesh, spec))
+    def f32(shape, spec):
+        return jax.ShapeDtypeStruct(shape, jnp.float32, sharding=NamedSharding(mesh, spec))
+
     params = {k: f32(s, weight_spec(k, s, args.fsdp, args.tp, P)) for k, s in shapes.items()}
     b, t = args.batch, args.seq
     batch_axis = "fsdp" if args.fsdp > 1 and b % args.fsdp == 0 else None
-    row = lambda shape, dt: jax.ShapeDtypeStruct(
-        shape, dt, sharding=NamedSharding(mesh, P(batch_axis, *([None] * (len(shape) - 1)))))
+
+    def row(shape, dt):
+        spec = P(batch_axis, *([None] * (len(shape) - 1)))
+        return jax.ShapeDtypeStruct(shape, dt, sharding=NamedSharding(mesh, spec))
+
     ids = row((b, t), jnp.int32)
     scalar = jax.ShapeDtypeStruct((), jnp.float32, sharding=NamedSharding(mesh, P()))
     if args.program == "logprobs":
