@@ -187,7 +187,7 @@ public record ModelSection(
         blankToNull(s.optString(TOKENIZER_PATH).orElse(null)),
         blankToNull(s.optString(WARMUP_RECIPE).orElse(null)),
         s.getString(MODEL_TYPE),
-        s.isSet(MODEL_TYPE),
+        s.isStated(MODEL_TYPE),
         new InitShape(
             s.getInt(INIT_HIDDEN),
             s.getInt(INIT_INTERMEDIATE),

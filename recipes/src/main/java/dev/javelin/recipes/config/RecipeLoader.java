@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -176,6 +177,7 @@ public final class RecipeLoader {
       }
     }
     failOnProblems(unknown, invalid, origin);
+    Set<String> stated = Set.copyOf(values.keySet());
     for (KeySpec spec : schema.specs()) {
       if (!values.containsKey(spec.name())) {
         if (spec.required()) {
@@ -186,7 +188,7 @@ public final class RecipeLoader {
         }
       }
     }
-    return new Settings(schema, values, notes);
+    return new Settings(schema, values, notes, stated);
   }
 
   /**

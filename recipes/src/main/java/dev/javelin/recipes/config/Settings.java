@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -14,15 +15,19 @@ public final class Settings {
   private final Schema schema;
   private final Map<String, Object> values;
   private final List<String> noEffectNotes;
+  // keys the recipe file or an override gave, as opposed to schema defaults
+  private final Set<String> stated;
 
   Settings(Schema schema, Map<String, Object> values) {
-    this(schema, values, List.of());
+    this(schema, values, List.of(), values.keySet());
   }
 
-  Settings(Schema schema, Map<String, Object> values, List<String> noEffectNotes) {
+  Settings(
+      Schema schema, Map<String, Object> values, List<String> noEffectNotes, Set<String> stated) {
     this.schema = schema;
     this.values = Collections.unmodifiableMap(new TreeMap<>(values));
     this.noEffectNotes = List.copyOf(noEffectNotes);
+    this.stated = Set.copyOf(stated);
   }
 
   /**
@@ -84,6 +89,12 @@ public final class Settings {
   public boolean isSet(String key) {
     declared(key);
     return values.get(key) != null;
+  }
+
+  /** Whether the recipe or an override gave {@code key} (a filled-in default does not count). */
+  public boolean isStated(KeySpec key) {
+    declared(key.name());
+    return stated.contains(key.name());
   }
 
   // Reads through a section's key constant (see KeySet): the key's one spelling.

@@ -68,6 +68,18 @@ class ModelInitTest {
     }
   }
 
+  /** A recipe that leaves model_type at its default takes a Qwen2 checkpoint as Qwen2. */
+  @Test
+  void theDefaultModelTypeDoesNotContradictTheCheckpoint() {
+    ModelConfig c = new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, true, 64);
+    Path dir = tmp.resolve("qwen2");
+    ModelCheckpoint.random(c, 1, 0.02).save(dir, "qwen2", StorageType.F32);
+    RecipeConfig r = recipe(dir);
+    assertFalse(r.model().modelTypeStated(), "model_type was left at its default");
+    assertEquals("qwen2", ModelInit.modelType(r));
+    assertTrue(ModelConfigJson.parse(ModelInit.configJson(r)).qkvBias());
+  }
+
   @Test
   void aContradictingRecipeModelTypeStops() {
     RecipeConfig r = recipe(llamaCheckpoint(), "actor_rollout_ref.model.model_type=qwen2");
