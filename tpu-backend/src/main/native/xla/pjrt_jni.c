@@ -242,13 +242,14 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_addressable
   return out;
 }
 
-/* Compiles `code` (format "mlir": StableHLO text) with a serialized CompileOptionsProto. */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compile(JNIEnv* env, jclass cls,
-                                                                       jlong a, jlong client,
-                                                                       jbyteArray code,
-                                                                       jbyteArray options) {
-  const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Client_Compile, 0);
+/* One compile call on a pinned program (format "mlir": StableHLO text) and serialized
+ * CompileOptionsProto; returns the executable handle, 0 after a thrown PjrtException. */
+typedef jlong (*compile_call)(JNIEnv* env, const PJRT_Api* api, jlong target,
+                              const PJRT_Program* program, const char* options, size_t options_len);
+
+/* Pins `code` and `options` for the length of `call`, then releases them unchanged. */
+static jlong with_program(JNIEnv* env, const PJRT_Api* api, jlong target, jbyteArray code,
+                          jbyteArray options, compile_call call) {
   jsize code_len = (*env)->GetArrayLength(env, code);
   jsize opt_len = (*env)->GetArrayLength(env, options);
   jbyte* c = (*env)->GetByteArrayElements(env, code, NULL);
@@ -260,16 +261,31 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compile(JNIEnv* 
     program.code_size = (size_t)code_len;
     program.format = "mlir";
     program.format_size = 4;
-    PJRT_ARGS(PJRT_Client_Compile_Args, args);
-    args.client = (PJRT_Client*)(intptr_t)client;
-    args.program = &program;
-    args.compile_options = (const char*)o;
-    args.compile_options_size = (size_t)opt_len;
-    if (!check(env, api, api->PJRT_Client_Compile(&args))) exe = (jlong)(intptr_t)args.executable;
+    exe = call(env, api, target, &program, (const char*)o, (size_t)opt_len);
   }
   if (c != NULL) (*env)->ReleaseByteArrayElements(env, code, c, JNI_ABORT);
   if (o != NULL) (*env)->ReleaseByteArrayElements(env, options, o, JNI_ABORT);
   return exe;
+}
+
+static jlong client_compile(JNIEnv* env, const PJRT_Api* api, jlong client,
+                            const PJRT_Program* program, const char* options, size_t options_len) {
+  PJRT_ARGS(PJRT_Client_Compile_Args, args);
+  args.client = (PJRT_Client*)(intptr_t)client;
+  args.program = program;
+  args.compile_options = options;
+  args.compile_options_size = options_len;
+  return check(env, api, api->PJRT_Client_Compile(&args)) ? 0 : (jlong)(intptr_t)args.executable;
+}
+
+/* Compiles `code` with a serialized CompileOptionsProto into a loaded executable of `client`. */
+JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compile(JNIEnv* env, jclass cls,
+                                                                       jlong a, jlong client,
+                                                                       jbyteArray code,
+                                                                       jbyteArray options) {
+  const PJRT_Api* api = API(a);
+  REQUIRE_SLOT(env, api, PJRT_Client_Compile, 0);
+  return with_program(env, api, client, code, options, client_compile);
 }
 
 JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_numOutputs(JNIEnv* env,
@@ -724,33 +740,24 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDev
   return out;
 }
 
+static jlong topology_compile(JNIEnv* env, const PJRT_Api* api, jlong topology,
+                              const PJRT_Program* program, const char* options,
+                              size_t options_len) {
+  PJRT_ARGS(PJRT_Compile_Args, args);
+  args.topology = (const PJRT_TopologyDescription*)(intptr_t)topology;
+  args.program = program;
+  args.compile_options = options;
+  args.compile_options_size = options_len;
+  return check(env, api, api->PJRT_Compile(&args)) ? 0 : (jlong)(intptr_t)args.executable;
+}
+
 /* Compiles StableHLO text for a topology (PJRT_Compile: no client); returns a PJRT_Executable*
  * (not loaded: it can be inspected, not run). */
 JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compileForTopology(
     JNIEnv* env, jclass cls, jlong a, jlong topology, jbyteArray code, jbyteArray options) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Compile, 0);
-  jsize code_len = (*env)->GetArrayLength(env, code);
-  jsize opt_len = (*env)->GetArrayLength(env, options);
-  jbyte* c = (*env)->GetByteArrayElements(env, code, NULL);
-  jbyte* o = (*env)->GetByteArrayElements(env, options, NULL);
-  jlong exe = 0;
-  if (c != NULL && o != NULL) {
-    PJRT_ARGS(PJRT_Program, program);
-    program.code = (char*)c;
-    program.code_size = (size_t)code_len;
-    program.format = "mlir";
-    program.format_size = 4;
-    PJRT_ARGS(PJRT_Compile_Args, args);
-    args.topology = (const PJRT_TopologyDescription*)(intptr_t)topology;
-    args.program = &program;
-    args.compile_options = (const char*)o;
-    args.compile_options_size = (size_t)opt_len;
-    if (!check(env, api, api->PJRT_Compile(&args))) exe = (jlong)(intptr_t)args.executable;
-  }
-  if (c != NULL) (*env)->ReleaseByteArrayElements(env, code, c, JNI_ABORT);
-  if (o != NULL) (*env)->ReleaseByteArrayElements(env, options, o, JNI_ABORT);
-  return exe;
+  return with_program(env, api, topology, code, options, topology_compile);
 }
 
 /* Destroys an unloaded PJRT_Executable (from compileForTopology). */
