@@ -84,9 +84,17 @@ public final class RewardRegistry {
     if (spec.path() == null) {
       return load(base);
     }
-    RewardCode code = RewardCode.open(spec.path());
-    ClassLoader loader = code.loader(base);
-    return new RewardRegistry(providers(loader), loader, spec.path(), code);
+    return forCode(spec, RewardCode.open(spec.path()));
+  }
+
+  /**
+   * The registry of {@code spec} whose {@code path} was already opened as {@code code} (a reward
+   * worker gets the compiled folder; messages still name the recipe's path).
+   */
+  public static RewardRegistry forCode(RewardSpec spec, RewardCode code) {
+    ClassLoader loader = code.loader(RewardRegistry.class.getClassLoader());
+    String shown = spec.path() == null ? code.root().toString() : spec.path();
+    return new RewardRegistry(providers(loader), loader, shown, code);
   }
 
   /** Registered names, sorted. */

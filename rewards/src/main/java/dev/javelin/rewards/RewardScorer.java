@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code reward/timeouts}); the first few stack traces are logged. A batch whose calls hang costs
  * about twice the limit in all: after the first timeout the rest of the batch runs side by side.
  */
-public final class RewardScorer implements AutoCloseable {
+public final class RewardScorer implements BatchScorer {
 
   private static final System.Logger LOG = System.getLogger(RewardScorer.class.getName());
   private static final int MAX_CHUNK = 32;
@@ -40,6 +40,7 @@ public final class RewardScorer implements AutoCloseable {
   }
 
   /** Scores every input; one result per input, in order. Never throws. */
+  @Override
   public ScoredBatch scoreAll(List<RewardInput> inputs) {
     long t0 = System.nanoTime();
     List<RewardInput> in = inputs == null ? List.of() : inputs;
@@ -63,27 +64,27 @@ public final class RewardScorer implements AutoCloseable {
     return new ScoredBatch(results, metrics);
   }
 
-  /** Errors counted since this scorer was created. */
-  /** Inputs scored so far, failed ones included. */
+  @Override
   public long totalCalls() {
     return totalCalls.get();
   }
 
-  /** The function's name, for messages. */
+  @Override
   public String functionName() {
     return fn.name();
   }
 
-  /** The first failure seen (its exception and message, or the time limit), if any. */
+  @Override
   public Optional<String> firstError() {
     return Optional.ofNullable(firstError.get());
   }
 
+  @Override
   public long totalErrors() {
     return totalErrors.get();
   }
 
-  /** Timeouts counted since this scorer was created. */
+  @Override
   public long totalTimeouts() {
     return totalTimeouts.get();
   }

@@ -5,6 +5,8 @@ import dev.javelin.datasets.Tokenizer;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.PromptedExample;
+import dev.javelin.rewards.BatchScorer;
+import dev.javelin.rewards.ProcessScorer;
 import dev.javelin.rewards.RewardConfigException;
 import dev.javelin.rewards.RewardFunction;
 import dev.javelin.rewards.RewardInput;
@@ -12,6 +14,7 @@ import dev.javelin.rewards.RewardRegistry;
 import dev.javelin.rewards.RewardScorer;
 import dev.javelin.rewards.RewardScorerConfig;
 import dev.javelin.rewards.ScoredBatch;
+import dev.javelin.rewards.worker.WorkerConfig;
 import dev.javelin.sampler.Rollout;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +26,7 @@ import java.util.Optional;
  */
 public final class Scoring implements AutoCloseable {
   private final Tokenizer tokenizer;
-  private final RewardScorer scorer;
+  private final BatchScorer scorer;
 
   /** Resolves the recipe's {@code custom_reward_function}. */
   public Scoring(RecipeConfig recipe, Tokenizer tokenizer) {
@@ -36,14 +39,25 @@ public final class Scoring implements AutoCloseable {
    */
   public Scoring(RecipeConfig recipe, RewardFunction reward, Tokenizer tokenizer) {
     this.tokenizer = tokenizer;
-    RewardFunction fn = reward == null ? resolve(recipe) : reward;
-    this.scorer =
-        new RewardScorer(fn, RewardScorerConfig.defaults().withTimeout(recipe.rewardTimeout()));
+    this.scorer = scorer(recipe, reward);
   }
 
-  private static RewardFunction resolve(RecipeConfig recipe) {
+  /**
+   * User code named by the recipe runs in reward worker processes (unless {@code
+   * reward.workers.enable} is false); registered rewards and functions built in code run here.
+   */
+  private static BatchScorer scorer(RecipeConfig recipe, RewardFunction reward) {
     try {
-      return RewardRegistry.forSpec(recipe.reward()).resolve(recipe.reward());
+      Optional<WorkerConfig> workers = recipe.rewardWorkers();
+      if (reward == null && workers.isPresent() && ProcessScorer.runsUserCode(recipe.reward())) {
+        return new ProcessScorer(recipe.reward(), workers.get());
+      }
+      RewardFunction fn =
+          reward != null
+              ? reward
+              : RewardRegistry.forSpec(recipe.reward()).resolve(recipe.reward());
+      return new RewardScorer(
+          fn, RewardScorerConfig.defaults().withTimeout(recipe.rewardTimeout()));
     } catch (RewardConfigException e) {
       throw new ConfigException(e.getMessage(), e);
     }
@@ -72,7 +86,11 @@ public final class Scoring implements AutoCloseable {
               e.groundTruth(),
               e.extraInfo()));
     }
-    return scorer.scoreAll(inputs);
+    try {
+      return scorer.scoreAll(inputs);
+    } catch (RewardConfigException e) { // the reward's workers keep dying at start-up
+      throw new ConfigException(e.getMessage(), e);
+    }
   }
 
   /** Reward calls made so far (training and validation). */

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A reward whose every call hangs: a step costs about two time limits (not one per call), and a
- * Ctrl-C stops the run within seconds with a checkpoint, exit code 1.
+ * A reward whose every call hangs: a step costs about the batch time limit (not one call limit per
+ * call), and a Ctrl-C stops the run within seconds with a checkpoint, exit code 1.
  */
 class HangingRewardStopTest {
   static final String SLEEPER =
@@ -53,6 +53,7 @@ class HangingRewardStopTest {
             "custom_reward_function.path=" + src,
             "custom_reward_function.name=com.example.Sleeper",
             "reward.timeout_s=1",
+            "reward.batch_timeout_s=2",
             "reward.max_error_rate=1", // every call times out: keep going until Ctrl-C
             "actor_rollout_ref.rollout.n=8");
     CompletableFuture<Integer> run =
