@@ -10,6 +10,7 @@ Usage: python tools/gguf_family_fixtures.py   (numpy, gguf, safetensors: tools/r
 and tools/requirements/hf.txt)
 """
 import json
+import re
 import pathlib
 
 import gguf
@@ -19,13 +20,30 @@ from safetensors.numpy import load_file
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HF = ROOT / "tpu-backend/src/test/resources/hf"
 # fixture name -> llama.cpp architecture
-FAMILIES = {"qwen3-tiny": gguf.MODEL_ARCH.QWEN3}
+FAMILIES = {"qwen3-tiny": gguf.MODEL_ARCH.QWEN3, "qwen3-moe-routed-tiny": gguf.MODEL_ARCH.QWEN3MOE}
+EXPERT = re.compile(r"model\.layers\.(\d+)\.mlp\.experts\.(\d+)\.(gate_proj|up_proj|down_proj)\.weight")
+
+
+def stack_experts(weights):
+    """Per-expert matrices stacked (E, out, in) under model.layers.{i}.mlp.experts.<proj>.weight,
+    as convert_hf_to_gguf.py merges them before naming."""
+    out, parts = {}, {}
+    for name, t in weights.items():
+        m = EXPERT.fullmatch(name)
+        if m is None:
+            out[name] = t
+        else:
+            key = f"model.layers.{m[1]}.mlp.experts.{m[3]}.weight"
+            parts.setdefault(key, {})[int(m[2])] = t
+    for key, by_expert in parts.items():
+        out[key] = np.stack([by_expert[j] for j in sorted(by_expert)])
+    return out
 
 
 def write(name, arch):
     src = HF / name
     cfg = json.loads((src / "config.json").read_text())
-    weights = load_file(src / "model.safetensors")
+    weights = stack_experts(load_file(src / "model.safetensors"))
     arch_name = gguf.MODEL_ARCH_NAMES[arch]
     layers = cfg["num_hidden_layers"]
     names = gguf.get_tensor_name_map(arch, layers)
@@ -41,6 +59,10 @@ def write(name, arch):
     w.add_rope_freq_base(cfg["rope_parameters"]["rope_theta"])
     w.add_layer_norm_rms_eps(cfg["rms_norm_eps"])
     w.add_vocab_size(cfg["vocab_size"])
+    if "num_local_experts" in cfg:  # what Qwen2MoeModel.set_gguf_parameters writes
+        w.add_expert_count(cfg["num_local_experts"])
+        w.add_expert_used_count(cfg["num_experts_per_tok"])
+        w.add_expert_feed_forward_length(cfg["moe_intermediate_size"])
     for hf_name, t in weights.items():
         gg = names.get_name(hf_name, try_suffixes=(".weight", ".bias"))
         if gg is None:
@@ -53,9 +75,10 @@ def write(name, arch):
     print(name, "->", name + ".gguf", len(weights), "tensors")
 
 
-def main():
+def main(names=None):
     for name, arch in FAMILIES.items():
-        write(name, arch)
+        if names is None or name in names:
+            write(name, arch)
 
 
 if __name__ == "__main__":

@@ -2,14 +2,16 @@
 """Hugging Face parity fixtures for the tpu-backend decoder model (run once, not in CI).
 
 Builds tiny random models with transformers -- Qwen2ForCausalLM (q/k/v biases, tied embeddings),
-LlamaForCausalLM (no biases, untied LM head) and Qwen3ForCausalLM (per-head q/k RMSNorm, head_dim
-not hidden/heads) -- saves each with save_pretrained (safetensors,
+LlamaForCausalLM (no biases, untied LM head), Qwen3ForCausalLM (per-head q/k RMSNorm, head_dim
+not hidden/heads) and Qwen3MoeForCausalLM (top-k experts; qwen3_moe()) -- saves each with save_pretrained (safetensors,
 f32), and records for one fixed ragged batch:
   logits   (B, T, V)   full forward, eager attention, right padding
   logp     (B, T-1)    log p(ids[:, t+1] | ids[:, :t+1]) at temperature TEMPERATURE
   entropy  (B, T-1)    entropy of the tempered next-token distribution
   grad.<hf name>       gradient of LOSS below w.r.t. every parameter
   greedy   (1, G)      GREEDY_TOKENS greedy continuation tokens of the first row's prompt
+  router.<layer> (B*T, k)  the top-k experts each token is routed to (Mixture-of-Experts layers)
+  aux_loss (1)         HF's load_balancing_loss_func over those layers, padding masked out
 with LOSS = sum(mask * (-logp + ENT_COEF * entropy)) / sum(mask), mask = response mask (B, T-1).
 
 Usage: tools/setup/venv.sh tools/requirements/hf.txt && .venv/bin/python tools/hf_fixtures.py
@@ -20,7 +22,7 @@ import pathlib
 import torch
 from safetensors.torch import save_file
 from transformers import (LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM,
-                          Qwen3Config, Qwen3ForCausalLM)
+                          Qwen3Config, Qwen3ForCausalLM, Qwen3MoeConfig, Qwen3MoeForCausalLM)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "tpu-backend/src/test/resources/hf"
@@ -68,6 +70,7 @@ def batch(vocab):
 
 
 def record(name, model, greedy=False):
+    """Saves the model and its fixture."""
     out = OUT / name
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out, safe_serialization=True)
@@ -95,6 +98,7 @@ def record(name, model, greedy=False):
     }
     for pname, p in model.named_parameters():
         tensors["grad." + pname] = p.grad.detach().contiguous()
+    tensors.update(routing(model, ids, attn))
     if greedy:
         with torch.no_grad():
             prompt = ids[:1, :PROMPT_LEN]
@@ -104,6 +108,41 @@ def record(name, model, greedy=False):
         tensors["greedy"] = out_ids[:, PROMPT_LEN:].to(torch.int32).contiguous()
     save_file(tensors, out / "fixture.safetensors")
     print(name, "loss", loss.item(), "files", sorted(x.name for x in out.iterdir()))
+
+
+def routing(model, ids, attn):
+    """The top-k experts of every token at each Mixture-of-Experts layer, and the aux loss."""
+    if not hasattr(model.config, "num_experts"):
+        return {}
+    from transformers.models.qwen3_moe.modeling_qwen3_moe import load_balancing_loss_func
+    with torch.no_grad():
+        out = model(input_ids=ids, attention_mask=attn, output_router_logits=True)
+    k = model.config.num_experts_per_tok
+    moe = [i for i, layer in enumerate(model.model.layers) if hasattr(layer.mlp, "gate")]
+    tensors = {}
+    for layer, logits in zip(moe, out.router_logits):
+        top = torch.topk(torch.softmax(logits.float(), dim=-1), k, dim=-1).indices
+        tensors[f"router.{layer}"] = top.to(torch.int32).contiguous()
+    aux = load_balancing_loss_func(out.router_logits, model.config.num_experts, k, attn)
+    tensors["aux_loss"] = aux.detach().reshape(1).float()
+    return tensors
+
+
+def qwen3_moe():
+    """Qwen3-MoE, 4 experts, top 2: qwen3-moe-tiny without renormalisation and with block 1 a dense
+    MLP (mlp_only_layers); qwen3-moe-routed-tiny renormalised with every block routed (what
+    llama.cpp's qwen3moe can hold: tools/gguf_family_fixtures.py converts it)."""
+    shapes = dict(head_dim=16, rope_theta=1_000_000.0, tie_word_embeddings=False,
+                  attention_bias=False, num_experts=4, num_experts_per_tok=2,
+                  moe_intermediate_size=16, decoder_sparse_step=1,
+                  attn_implementation="eager", torch_dtype="float32")
+    for name, seed, extra in (
+            ("qwen3-moe-tiny", 4, dict(num_hidden_layers=3, norm_topk_prob=False,
+                                       mlp_only_layers=[1])),
+            ("qwen3-moe-routed-tiny", 5, dict(norm_topk_prob=True, mlp_only_layers=[]))):
+        model = Qwen3MoeForCausalLM(Qwen3MoeConfig(**(COMMON | extra), **shapes))
+        randomise(model, seed)
+        record(name, model.float(), greedy=True)
 
 
 def adamw_fixture():
@@ -149,6 +188,7 @@ def main():
                     attention_bias=False, attn_implementation="eager", torch_dtype="float32"))
     randomise(qwen3, 3)
     record("qwen3-tiny", qwen3.float(), greedy=True)
+    qwen3_moe()
 
 
 if __name__ == "__main__":

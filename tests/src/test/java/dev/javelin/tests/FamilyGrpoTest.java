@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every family beyond Llama/Qwen2 trains: two GRPO steps of a tiny random model of that {@code
  * model_type} with LoRA on its linear layers, in Ray local mode (a trainer and a sampler actor that
  * learns the family from the config.json it is sent); the checkpoint is an HF directory of the same
- * family, with every tensor the family has, and a PEFT adapter.
+ * family, with every tensor the family has, and a PEFT adapter. For {@code qwen3_moe} that is 4
+ * experts, top 2, every block routed, the adapters on the attention projections.
  */
 class FamilyGrpoTest {
 

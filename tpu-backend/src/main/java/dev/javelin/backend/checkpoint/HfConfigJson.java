@@ -5,11 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.backend.model.Architecture;
 import dev.javelin.backend.model.Architectures;
+import dev.javelin.backend.model.ConfigFields;
 import dev.javelin.backend.model.ModelConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /** Maps Hugging Face {@code config.json} keys to and from {@link ModelConfig}. */
 public final class HfConfigJson {
@@ -28,7 +33,7 @@ public final class HfConfigJson {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(where + ": config must be a JSON object");
     }
-    Architecture type = parseType(root, where);
+    Architecture type = parseType(root, where).configured(new Fields(root, where));
     if (root.path("use_sliding_window").asBoolean(false)) {
       throw new IllegalArgumentException(where + ": use_sliding_window=true is not supported");
     }
@@ -140,6 +145,58 @@ public final class HfConfigJson {
     o.put("attention_bias", c.qkvBias());
     o.put("max_position_embeddings", c.maxPositions());
     o.put("torch_dtype", "float32");
+    ObjectMapper m = new ObjectMapper();
+    c.architecture().configFields().forEach((k, v) -> o.set(k, m.valueToTree(v)));
     return o;
+  }
+
+  /** The config.json fields a family reads for itself. */
+  private record Fields(JsonNode root, String where) implements ConfigFields {
+    @Override
+    public int integer(String key, int fallback) {
+      return value(key, fallback, JsonNode::canConvertToInt, JsonNode::asInt, "an integer");
+    }
+
+    @Override
+    public double real(String key, double fallback) {
+      return value(key, fallback, JsonNode::isNumber, JsonNode::asDouble, "a number");
+    }
+
+    @Override
+    public boolean flag(String key, boolean fallback) {
+      return value(key, fallback, JsonNode::isBoolean, JsonNode::asBoolean, "true or false");
+    }
+
+    /** The value of key as get reads it, fallback when absent or null. */
+    private <T> T value(
+        String key, T fallback, Predicate<JsonNode> ok, Function<JsonNode, T> get, String what) {
+      JsonNode v = root.get(key);
+      if (v == null || v.isNull()) {
+        return fallback;
+      }
+      if (!ok.test(v)) {
+        throw new IllegalArgumentException(where + ": '" + key + "' must be " + what);
+      }
+      return get.apply(v);
+    }
+
+    @Override
+    public List<Integer> integers(String key) {
+      JsonNode v = root.get(key);
+      if (v == null || v.isNull()) {
+        return List.of();
+      }
+      List<Integer> out = new ArrayList<>();
+      for (JsonNode e : v) {
+        if (!e.canConvertToInt()) {
+          throw new IllegalArgumentException(where + ": '" + key + "' must list integers");
+        }
+        out.add(e.asInt());
+      }
+      if (!v.isArray()) {
+        throw new IllegalArgumentException(where + ": '" + key + "' must be a list of integers");
+      }
+      return out;
+    }
   }
 }

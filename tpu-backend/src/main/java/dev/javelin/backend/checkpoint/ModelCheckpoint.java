@@ -72,7 +72,8 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
    * Loads a checkpoint: a llama.cpp {@code .gguf} file, or a Hugging Face directory with {@code
    * config.json} and its safetensors weights (single file or sharded). Tensors the model does not
    * use (a tied checkpoint's {@code lm_head.weight}, rotary buffers) are ignored; q/k/v biases are
-   * used when the checkpoint has them.
+   * used when the checkpoint has them; weights it stores in pieces (one matrix per expert) are put
+   * together ({@link dev.javelin.backend.model.Architecture#assemble}).
    */
   public static ModelCheckpoint load(Path path) {
     if (isGguf(path)) {
@@ -84,6 +85,9 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
     Map<String, Tensor.F32> w = new LinkedHashMap<>();
     for (WeightSpec s : WeightSpec.layout(c)) {
       Tensor t = all.get(s.name());
+      if (t == null) {
+        t = c.architecture().assemble(s.name(), n -> all.get(n) instanceof Tensor.F32 f ? f : null);
+      }
       if (t == null) {
         throw new IllegalArgumentException(path + ": checkpoint lacks weight '" + s.name() + "'");
       }
@@ -152,6 +156,6 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write config.json to " + dir, e);
     }
-    HfCheckpoint.write(dir, ordered(), floatType);
+    HfCheckpoint.write(dir, config.architecture().savedForm(config, ordered()), floatType);
   }
 }

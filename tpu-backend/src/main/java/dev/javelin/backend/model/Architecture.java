@@ -1,7 +1,11 @@
 package dev.javelin.backend.model;
 
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A model family: the one place that knows its names (Hugging Face {@code model_type} and class,
@@ -10,7 +14,7 @@ import java.util.List;
  * targets) and how the block is composed. Everything else asks it; {@link Architectures} lists the
  * families. Adding one is a new implementation plus its tests.
  */
-public sealed interface Architecture permits LlamaFamily, Qwen3Family {
+public sealed interface Architecture permits LlamaFamily, Qwen3Family, Qwen3MoeFamily {
 
   /** The Hugging Face {@code config.json} {@code model_type}. */
   String modelType();
@@ -43,6 +47,48 @@ public sealed interface Architecture permits LlamaFamily, Qwen3Family {
 
   /** The tensors of one block, in layout order, named relative to {@code model.layers.{i}.}. */
   List<LayerTensor> layerTensors(ModelConfig c);
+
+  /** The tensors of block {@code layer} (families whose blocks differ by layer override this). */
+  default List<LayerTensor> layerTensors(ModelConfig c, int layer) {
+    return layerTensors(c);
+  }
+
+  /** The feed-forward of block {@code layer}: the gated MLP unless the family says otherwise. */
+  default FeedForward feedForward(int layer) {
+    return FeedForward.GatedMlp.SWIGLU;
+  }
+
+  /** This family with the config.json fields only it has (e.g. expert counts) read from hf. */
+  default Architecture configured(ConfigFields hf) {
+    return this;
+  }
+
+  /** The config.json fields only this family has, as {@link #configured} reads them back. */
+  default Map<String, Object> configFields() {
+    return Map.of();
+  }
+
+  /**
+   * This family with its fields read from GGUF metadata ({@code <arch>.*} keys in gguf) and from
+   * which tensors the file has.
+   */
+  default Architecture ggufConfigured(ConfigFields gguf, Predicate<String> hasTensor) {
+    return this;
+  }
+
+  /**
+   * A layout weight (HF name) or llama.cpp tensor that a checkpoint stores in pieces (one matrix
+   * per expert; gate and up apart), put together from the pieces {@code stored} returns (null when
+   * absent); null when {@code name} is not such a tensor.
+   */
+  default Tensor.F32 assemble(String name, Function<String, Tensor.F32> stored) {
+    return null;
+  }
+
+  /** The weights of c (layout names) as a transformers checkpoint stores them. */
+  default Map<String, Tensor.F32> savedForm(ModelConfig c, Map<String, Tensor.F32> weights) {
+    return weights;
+  }
 
   /**
    * A block's composition.

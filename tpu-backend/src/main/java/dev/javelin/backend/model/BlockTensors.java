@@ -69,11 +69,17 @@ final class BlockTensors {
 
   /** The pre-norm Llama block: norm, attention ({@code between} before o), norm, gated MLP. */
   static List<LayerTensor> preNormBlock(ModelConfig c, List<LayerTensor> between) {
+    return preNormBlock(c, between, gatedMlp(c));
+  }
+
+  /** The pre-norm block with the feed-forward tensors {@code ffn}. */
+  static List<LayerTensor> preNormBlock(
+      ModelConfig c, List<LayerTensor> between, List<LayerTensor> ffn) {
     List<LayerTensor> out = new ArrayList<>();
     out.add(norm(INPUT_NORM, c.hidden(), "attn_norm"));
     out.addAll(attention(c, between));
     out.add(norm(POST_ATTENTION_NORM, c.hidden(), "ffn_norm"));
-    out.addAll(gatedMlp(c));
+    out.addAll(ffn);
     return List.copyOf(out);
   }
 

@@ -1,7 +1,5 @@
 package dev.javelin.backend.model;
 
-import static dev.javelin.backend.model.BlockTensors.DOWN_PROJ;
-import static dev.javelin.backend.model.BlockTensors.GATE_PROJ;
 import static dev.javelin.backend.model.BlockTensors.INPUT_NORM;
 import static dev.javelin.backend.model.BlockTensors.K_NORM;
 import static dev.javelin.backend.model.BlockTensors.K_PROJ;
@@ -9,21 +7,22 @@ import static dev.javelin.backend.model.BlockTensors.O_PROJ;
 import static dev.javelin.backend.model.BlockTensors.POST_ATTENTION_NORM;
 import static dev.javelin.backend.model.BlockTensors.Q_NORM;
 import static dev.javelin.backend.model.BlockTensors.Q_PROJ;
-import static dev.javelin.backend.model.BlockTensors.UP_PROJ;
 import static dev.javelin.backend.model.BlockTensors.V_PROJ;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(rope(qn(q(n1
  * h))), rope(kn(k(n1 h))), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
  * {@code norm(h) W_head^T}. The {@link Architecture}'s {@link Architecture.Block} says which parts
- * a block has (qn, kn: per-head q/k RMSNorm). Attention is causal grouped-query attention with an
- * additive bias that carries the causal and padding masks.
+ * a block has (qn, kn: per-head q/k RMSNorm), and its {@link FeedForward} of each block replaces
+ * the gated MLP where it is another (a Mixture-of-Experts layer). Attention is causal grouped-query
+ * attention with an additive bias that carries the causal and padding masks.
  */
 public final class DecoderModel {
   /** Added to masked attention scores; exp underflows to exactly 0 in f32. */
@@ -31,6 +30,7 @@ public final class DecoderModel {
 
   private final ModelConfig c;
   private final Architecture.Block block;
+  private final List<Node> routerLogits = new ArrayList<>();
 
   public DecoderModel(ModelConfig config) {
     this.c = config;
@@ -83,7 +83,8 @@ public final class DecoderModel {
       // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
       g.beginSegment();
       h = g.add(h, attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout));
-      h = g.add(h, mlp(g, w, i, norm(g, w, i, POST_ATTENTION_NORM, h)));
+      Node x = norm(g, w, i, POST_ATTENTION_NORM, h);
+      h = g.add(h, c.architecture().feedForward(i).apply(g, w, i, x, routerLogits));
       g.endSegment(h);
     }
     return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
@@ -104,10 +105,12 @@ public final class DecoderModel {
     return NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
   }
 
-  private Node mlp(GraphBuilder g, ModelWeights w, int i, Node x) {
-    Node gate = w.linear(g, i, GATE_PROJ, x);
-    Node up = w.linear(g, i, UP_PROJ, x);
-    return w.linear(g, i, DOWN_PROJ, g.mul(NeuralOps.silu(g, gate), up));
+  /**
+   * The router logits (B·T, E) f32 of each routed block of the graphs {@link #hidden} built, in
+   * block order (empty for dense models): the routing decisions and the load-balancing loss.
+   */
+  public List<Node> routerLogits() {
+    return List.copyOf(routerLogits);
   }
 
   private Node attentionBlock(

@@ -132,7 +132,7 @@ public record LoraConfig(int rank, double alpha, Set<String> targets, double dro
       return out;
     }
     for (int i = 0; i < c.layers(); i++) {
-      for (Architecture.LayerTensor t : c.architecture().layerTensors(c)) {
+      for (Architecture.LayerTensor t : c.architecture().layerTensors(c, i)) {
         if (t.adaptable() && targets.contains(t.loraModule())) {
           out.add(adapter(i, t, rank));
         }
@@ -143,7 +143,7 @@ public record LoraConfig(int rank, double alpha, Set<String> targets, double dro
 
   /** The adapter of rank {@code r} on {@code module} of block i, if the block has that module. */
   private static Optional<Adapter> adapterOf(ModelConfig c, int i, String module, int r) {
-    return c.architecture().layerTensors(c).stream()
+    return c.architecture().layerTensors(c, i).stream()
         .filter(t -> module.equals(t.loraModule()))
         .findFirst()
         .map(t -> adapter(i, t, r));

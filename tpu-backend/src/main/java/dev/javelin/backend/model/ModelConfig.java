@@ -173,6 +173,9 @@ public record ModelConfig(
    * @throws IllegalArgumentException when the families' blocks differ
    */
   public ModelConfig relabelled(Architecture a) {
+    if (a.modelType().equals(architecture.modelType())) {
+      return this; // its own name (a family with fields of its own keeps them)
+    }
     ModelConfig other = withArchitecture(a);
     if (!a.block().equals(architecture.block())
         || !WeightSpec.layout(other).equals(WeightSpec.layout(this))) {

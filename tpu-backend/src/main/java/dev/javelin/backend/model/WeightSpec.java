@@ -27,11 +27,10 @@ public record WeightSpec(String name, Shape shape) {
    * unless tied, the head. A tied model has no {@code lm_head.weight}.
    */
   public static List<WeightSpec> layout(ModelConfig c) {
-    List<Architecture.LayerTensor> block = c.architecture().layerTensors(c);
     List<WeightSpec> out = new ArrayList<>();
     out.add(new WeightSpec(EMBED, Shape.of(c.vocabSize(), c.hidden())));
     for (int i = 0; i < c.layers(); i++) {
-      for (Architecture.LayerTensor t : block) {
+      for (Architecture.LayerTensor t : c.architecture().layerTensors(c, i)) {
         out.add(new WeightSpec(layer(i, t.suffix()), t.shape()));
       }
     }

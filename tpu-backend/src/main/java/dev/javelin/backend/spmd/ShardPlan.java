@@ -88,7 +88,7 @@ public final class ShardPlan {
     }
     Map<String, TpSplit> splits = new HashMap<>();
     for (int i = 0; i < config.layers(); i++) {
-      for (Architecture.LayerTensor t : config.architecture().layerTensors(config)) {
+      for (Architecture.LayerTensor t : config.architecture().layerTensors(config, i)) {
         splits.put(WeightSpec.layer(i, t.suffix()), t.tp());
       }
     }

@@ -4,6 +4,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.Architecture;
 import dev.javelin.backend.model.Architectures;
+import dev.javelin.backend.model.ConfigFields;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ public final class GgufModel {
 
   /** The model shape of an open file. */
   public static ModelConfig config(GgufFile f) {
-    Architecture family = architecture(f);
+    Architecture family = architecture(f).ggufConfigured(new Fields(f), f::contains);
     String arch = family.ggufArchitecture();
     Map<String, Object> m = f.metadata();
     int hidden = integer(f, arch + ".embedding_length");
@@ -78,10 +79,13 @@ public final class GgufModel {
       Map<String, Tensor.F32> w = new LinkedHashMap<>();
       for (WeightSpec s : WeightSpec.layout(c)) {
         String name = GgufNames.ggufName(c, s.name());
-        if (!f.contains(name)) {
+        Tensor.F32 t =
+            f.contains(name)
+                ? f.readF32(name)
+                : c.architecture().assemble(name, n -> f.contains(n) ? f.readF32(n) : null);
+        if (t == null) {
           throw new GgufException(file, "lacks tensor '" + name + "' (" + s.name() + ")");
         }
-        Tensor.F32 t = f.readF32(name);
         if (!t.shape().equals(s.shape())) {
           throw new GgufException(
               file, "tensor '" + name + "' has shape " + t.shape() + ", config needs " + s.shape());
@@ -94,6 +98,33 @@ public final class GgufModel {
         w.put(s.name(), t);
       }
       return new ModelCheckpoint(c, w);
+    }
+  }
+
+  /** A file's metadata as the fields a family reads for itself. */
+  private record Fields(GgufFile f) implements ConfigFields {
+    @Override
+    public int integer(String key, int fallback) {
+      return f.metadata().containsKey(key) ? GgufModel.integer(f, key) : fallback;
+    }
+
+    @Override
+    public double real(String key, double fallback) {
+      return GgufModel.real(f, key, fallback);
+    }
+
+    @Override
+    public boolean flag(String key, boolean fallback) {
+      Object v = f.metadata().get(key);
+      if (v != null && !(v instanceof Boolean)) {
+        throw new GgufException(f.path(), "metadata '" + key + "' must be a bool, got " + v);
+      }
+      return v == null ? fallback : (Boolean) v;
+    }
+
+    @Override
+    public List<Integer> integers(String key) {
+      return List.of();
     }
   }
 

@@ -31,7 +31,7 @@ public final class GgufNames {
     Matcher m = LAYER.matcher(hfName);
     String suffix =
         m.matches()
-            ? c.architecture().layerTensors(c).stream()
+            ? c.architecture().layerTensors(c, Integer.parseInt(m.group(1))).stream()
                 .filter(t -> t.suffix().equals(m.group(2)))
                 .map(Architecture.LayerTensor::gguf)
                 .findFirst()

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FamilyGgufTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen3-tiny"})
+  @ValueSource(strings = {"qwen3-tiny", "qwen3-moe-routed-tiny"})
   void ggufLoadsAsTheHfCheckpoint(String name) {
     Path hf = Path.of(System.getProperty("javelin.root"), "tpu-backend/src/test/resources/hf");
     Path gguf = hf.resolve(name + ".gguf");
