@@ -1,6 +1,7 @@
 package dev.javelin.datasets;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -29,5 +30,18 @@ public interface Tokenizer {
    *
    * @param addGenerationPrompt append the assistant turn header so the model answers next
    */
-  String applyChatTemplate(List<ChatMessage> messages, boolean addGenerationPrompt);
+  default String applyChatTemplate(List<ChatMessage> messages, boolean addGenerationPrompt) {
+    return applyChatTemplate(messages, addGenerationPrompt, Map.of());
+  }
+
+  /**
+   * Renders a conversation with this tokenizer's chat template and further template variables, as
+   * {@code transformers}' {@code apply_chat_template(..., **kwargs)} does (e.g. Qwen3's {@code
+   * enable_thinking: false}). A tokenizer without a template ignores {@code kwargs}.
+   *
+   * @param addGenerationPrompt append the assistant turn header so the model answers next
+   * @param kwargs variables the template can read; they override special-token variables
+   */
+  String applyChatTemplate(
+      List<ChatMessage> messages, boolean addGenerationPrompt, Map<String, ?> kwargs);
 }

@@ -177,12 +177,15 @@ public final class BpeTokenizer implements Tokenizer {
    * @throws IllegalStateException when tokenizer_config.json had no chat template
    */
   @Override
-  public String applyChatTemplate(List<ChatMessage> messages, boolean addGenerationPrompt) {
+  public String applyChatTemplate(
+      List<ChatMessage> messages, boolean addGenerationPrompt, Map<String, ?> kwargs) {
     ChatTemplate t =
         template.orElseThrow(
             () ->
                 new IllegalStateException(
                     "this tokenizer has no chat_template in tokenizer_config.json"));
-    return t.render(messages, addGenerationPrompt, templateVariables);
+    Map<String, Object> variables = new HashMap<>(templateVariables);
+    variables.putAll(kwargs); // transformers: {**special_tokens_map, **kwargs}
+    return t.render(messages, addGenerationPrompt, variables);
   }
 }

@@ -3,6 +3,7 @@ package dev.javelin.datasets.tokenizer;
 import dev.javelin.datasets.ChatMessage;
 import dev.javelin.datasets.Tokenizer;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -113,7 +114,8 @@ public final class CharTokenizer implements Tokenizer {
   }
 
   @Override
-  public String applyChatTemplate(List<ChatMessage> messages, boolean addGenerationPrompt) {
+  public String applyChatTemplate(
+      List<ChatMessage> messages, boolean addGenerationPrompt, Map<String, ?> kwargs) {
     StringBuilder sb = new StringBuilder();
     for (ChatMessage m : messages) {
       if (m.role().equals("user")) {

@@ -76,7 +76,8 @@ class OverlongFilterTest {
     }
 
     @Override
-    public String applyChatTemplate(List<ChatMessage> messages, boolean addGenerationPrompt) {
+    public String applyChatTemplate(
+        List<ChatMessage> messages, boolean addGenerationPrompt, Map<String, ?> kwargs) {
       StringBuilder out = new StringBuilder();
       messages.forEach(m -> out.append("<u>").append(m.content()));
       return addGenerationPrompt ? out + "<a>" : out.toString();

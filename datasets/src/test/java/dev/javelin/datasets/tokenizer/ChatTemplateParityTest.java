@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.javelin.datasets.ChatMessage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -49,5 +51,25 @@ class ChatTemplateParityTest {
     assertEquals(prompt, decoded);
     assertTrue(
         tokenizer.decode(ids, true).length() < prompt.length(), "special tokens are dropped");
+  }
+
+  /**
+   * Qwen3's own template (the npm Qwen3 tokenizer's tokenizer_config.json) with {@code
+   * enable_thinking}: the expected strings are transformers' {@code apply_chat_template(m,
+   * tokenize=False, add_generation_prompt=..., enable_thinking=...)} on the same files.
+   */
+  @Test
+  void qwen3EnableThinkingFalseClosesAnEmptyThinkBlock() {
+    BpeTokenizer qwen3 = TestFiles.tokenizer("qwen3");
+    List<ChatMessage> chat = List.of(ChatMessage.user("What is 2+2?"));
+    String header = "<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n";
+    assertEquals(header, qwen3.applyChatTemplate(chat, true));
+    assertEquals(
+        header + "<think>\n\n</think>\n\n",
+        qwen3.applyChatTemplate(chat, true, Map.of("enable_thinking", false)));
+    assertEquals(header, qwen3.applyChatTemplate(chat, true, Map.of("enable_thinking", true)));
+    assertEquals(
+        "<|im_start|>user\nWhat is 2+2?<|im_end|>\n",
+        qwen3.applyChatTemplate(chat, false, Map.of("enable_thinking", false)));
   }
 }

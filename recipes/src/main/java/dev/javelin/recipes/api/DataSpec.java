@@ -2,7 +2,9 @@ package dev.javelin.recipes.api;
 
 import dev.javelin.recipes.config.DataConfig;
 import dev.javelin.recipes.config.SyntheticConfig;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The data section of a {@link RunSpec} ({@code data.*}): prompt files or a generated task, batch
@@ -62,6 +64,16 @@ public final class DataSpec {
   /** Longest response, in tokens. */
   public DataSpec maxResponseLength(int tokens) {
     values.put(DataConfig.MAX_RESPONSE_LENGTH, tokens);
+    return this;
+  }
+
+  /**
+   * Further variables for the tokenizer's chat template, as {@code transformers}' {@code
+   * apply_chat_template(**kwargs)} takes them: e.g. {@code Map.of("enable_thinking", false)} for
+   * Qwen3 answers without a thinking block.
+   */
+  public DataSpec applyChatTemplateKwargs(Map<String, ?> kwargs) {
+    values.put(DataConfig.APPLY_CHAT_TEMPLATE_KWARGS, new LinkedHashMap<>(kwargs));
     return this;
   }
 }

@@ -1,6 +1,9 @@
 package dev.javelin.recipes.config;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,6 +23,8 @@ import java.util.Objects;
  * @param seed {@code data.seed}
  * @param filterOverlongPrompts {@code data.filter_overlong_prompts}
  * @param valMaxSamples {@code data.val_max_samples}: -1 for all
+ * @param applyChatTemplateKwargs {@code data.apply_chat_template_kwargs}: further variables for the
+ *     tokenizer's chat template, e.g. Qwen3's {@code enable_thinking: false}
  */
 public record DataConfig(
     List<String> trainFiles,
@@ -34,7 +39,8 @@ public record DataConfig(
     boolean shuffle,
     long seed,
     boolean filterOverlongPrompts,
-    int valMaxSamples) {
+    int valMaxSamples,
+    Map<String, Object> applyChatTemplateKwargs) {
   private static final KeySet KEYS = new KeySet();
   public static final KeySpec TRAIN_FILES =
       KEYS.optional(
@@ -78,6 +84,14 @@ public record DataConfig(
           "drop prompts over max_prompt_length");
   public static final KeySpec VAL_MAX_SAMPLES =
       KEYS.of("data.val_max_samples", KeyType.INT, -1, "validation prompts used; -1 for all");
+  public static final KeySpec APPLY_CHAT_TEMPLATE_KWARGS =
+      KEYS.optional(
+          "data.apply_chat_template_kwargs",
+          KeyType.MAP,
+          "variables for the chat template, e.g. enable_thinking: false (Qwen3)");
+
+  /** Variables the renderer sets itself; a kwarg of that name would be silently overridden. */
+  private static final List<String> TEMPLATE_OWN = List.of("messages", "add_generation_prompt");
 
   /** Declares the section's keys. */
   static void declare(Schema.Builder b) {
@@ -96,6 +110,15 @@ public record DataConfig(
     Checks.positive(MAX_RESPONSE_LENGTH.name(), maxResponseLength);
     Checks.require(
         valMaxSamples == -1 || valMaxSamples > 0, VAL_MAX_SAMPLES.name(), "use -1 or a count > 0");
+    // a null value is Python's None, which a template may test: kept, so no Map.copyOf
+    applyChatTemplateKwargs =
+        Collections.unmodifiableMap(new LinkedHashMap<>(applyChatTemplateKwargs));
+    for (String own : TEMPLATE_OWN) {
+      Checks.require(
+          !applyChatTemplateKwargs.containsKey(own),
+          APPLY_CHAT_TEMPLATE_KWARGS.name(),
+          "'" + own + "' is set by Javelin itself; remove it");
+    }
     Checks.require(
         !synthetic.enabled() || trainFiles.isEmpty(),
         TRAIN_FILES.name(),
@@ -116,7 +139,8 @@ public record DataConfig(
         s.getBool(SHUFFLE),
         s.getLong(SEED),
         s.getBool(FILTER_OVERLONG_PROMPTS),
-        s.getInt(VAL_MAX_SAMPLES));
+        s.getInt(VAL_MAX_SAMPLES),
+        s.getMap(APPLY_CHAT_TEMPLATE_KWARGS));
   }
 
   /** Whether any training prompts are configured. */

@@ -199,7 +199,9 @@ public final class TaskLoader {
       String text;
       int[] ids;
       try {
-        text = data.promptPrefix() + tok.applyChatTemplate(e.prompt(), true);
+        text =
+            data.promptPrefix()
+                + tok.applyChatTemplate(e.prompt(), true, data.applyChatTemplateKwargs());
         ids = tok.encode(text);
       } catch (IllegalArgumentException ex) {
         // A row the tokenizer cannot encode is skipped and counted; all of them is a recipe error.
