@@ -1,0 +1,2 @@
+/** An example GRPO job written against the Javelin API. */
+package com.example;

@@ -1,0 +1,2 @@
+/** Loading weight snapshots that the trainer publishes. */
+package dev.javelin.sampler.weights;
