@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * checksummed into a {@link CheckpointManifest} and flushed to disk, the directory is renamed into
  * place in one atomic move, and the marker is replaced atomically after that, so the marker always
  * names a complete checkpoint. A checkpoint damaged on disk later is found by its checksums and
- * skipped on resume. Only the newest {@code keep} checkpoints are kept.
+ * skipped on resume. Only the newest {@code keep} checkpoints are kept, and the one a {@link
+ * BestCheckpoint} marker names.
  */
 public final class Checkpointer {
   /** VeRL's marker file name. */
@@ -319,14 +320,28 @@ public final class Checkpointer {
         StandardCopyOption.REPLACE_EXISTING);
   }
 
+  /**
+   * Records {@code best} (a step saved before) as the best validated one: it survives pruning from
+   * now on, and the previous best, unless among the newest {@code keep}, is removed.
+   */
+  public void markBest(BestCheckpoint best) {
+    try {
+      best.write(root);
+    } catch (IOException e) {
+      throw cannotWrite(root.resolve(BestCheckpoint.MARKER), e);
+    }
+    prune(best.step());
+  }
+
   private void prune(long justSaved) {
     if (keep == 0) {
       return;
     }
+    long best = BestCheckpoint.read(root).map(BestCheckpoint::step).orElse(-1L);
     List<Path> all = steps();
     for (int i = 0; i < all.size() - keep; i++) {
       Path p = all.get(i);
-      if (stepOf(p) != justSaved) {
+      if (stepOf(p) != justSaved && stepOf(p) != best) {
         try {
           deleteTree(p);
         } catch (IOException e) {

@@ -111,4 +111,28 @@ class CheckpointerTest {
     e = assertThrows(CheckpointStorageException.class, () -> new Checkpointer(root, 0).latest());
     assertTrue(e.getMessage().contains("does not hold a step number"), e.getMessage());
   }
+
+  @Test
+  void theBestMarkedStepSurvivesPruningUntilABetterOneIsMarked() {
+    Checkpointer c = new Checkpointer(root, 1);
+    c.save(1, payload("one"));
+    c.markBest(new BestCheckpoint(1, 0.5));
+    c.save(2, payload("two"));
+    c.save(3, payload("three"));
+    assertEquals(List.of(root.resolve("global_step_1"), root.resolve("global_step_3")), c.steps());
+    c.markBest(new BestCheckpoint(3, 0.75));
+    assertEquals(List.of(root.resolve("global_step_3")), c.steps());
+    assertEquals(Optional.of(new BestCheckpoint(3, 0.75)), BestCheckpoint.read(root));
+    c.save(4, payload("four"));
+    assertEquals(List.of(root.resolve("global_step_3"), root.resolve("global_step_4")), c.steps());
+    assertEquals(Optional.of(root.resolve("global_step_4")), c.latest());
+  }
+
+  @Test
+  void aBestMarkerInAnotherFormatIsIgnoredNotThrown() throws IOException {
+    Files.writeString(root.resolve(BestCheckpoint.MARKER), "5\n");
+    assertEquals(Optional.empty(), BestCheckpoint.read(root));
+    Files.writeString(root.resolve(BestCheckpoint.MARKER), "5 NaN\n");
+    assertEquals(Optional.empty(), BestCheckpoint.read(root));
+  }
 }

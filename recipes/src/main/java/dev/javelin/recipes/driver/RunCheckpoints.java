@@ -4,11 +4,14 @@ import dev.javelin.backend.checkpoint.PeftAdapter;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.datasets.DataOrderState;
 import dev.javelin.datasets.Tokenizer;
+import dev.javelin.recipes.config.BestCheckpointKeys;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.metrics.FaultPoint;
 import dev.javelin.recipes.task.HfTokenizerFiles;
+import dev.javelin.trainer.BestCheckpoint;
 import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.ResumeMode;
 import dev.javelin.trainer.Trainer;
@@ -23,7 +26,8 @@ import java.util.logging.Logger;
 /**
  * Step checkpoints of a run under {@code trainer.default_local_dir} (VeRL's layout, written
  * atomically and checksummed by the trainer module's {@link Checkpointer}), and resuming per {@code
- * trainer.resume_mode}: a damaged latest checkpoint is skipped for the previous complete one.
+ * trainer.resume_mode}: a damaged latest checkpoint is skipped for the previous complete one. With
+ * {@code trainer.keep_best_checkpoint} the step of the best validation is saved too and kept.
  */
 public final class RunCheckpoints {
   private static final Logger LOG = Logger.getLogger(RunCheckpoints.class.getName());
@@ -32,6 +36,8 @@ public final class RunCheckpoints {
   private final Trainer trainer;
   private final RecipeConfig recipe;
   private final Tokenizer tokenizer;
+  private final boolean keepBest;
+  private Optional<BestCheckpoint> best = Optional.empty();
 
   RunCheckpoints(RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer) {
     this.recipe = recipe;
@@ -40,6 +46,7 @@ public final class RunCheckpoints {
         new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
     this.mode = parse(recipe.trainer().resumeMode());
     this.trainer = trainer;
+    this.keepBest = BestCheckpointKeys.keepBest(recipe.settings());
   }
 
   static ResumeMode parse(String value) {
@@ -67,6 +74,8 @@ public final class RunCheckpoints {
     TrainerState state = trainer.loadCheckpoint(dir.get());
     TrainingState t = TrainingState.fromExtra(state.extra());
     LOG.info(() -> "resumed from " + dir.get() + " at step " + t.globalStep());
+    // the best so far, unless it was measured after the step resumed from (an abandoned branch)
+    best = BestCheckpoint.read(checkpointer.root()).filter(b -> b.step() <= t.globalStep());
     return t;
   }
 
@@ -144,9 +153,24 @@ public final class RunCheckpoints {
         state.globalStep(),
         dir -> {
           trainer.saveCheckpoint(dir, state.toExtra());
+          FaultPoint.reach("checkpoint-partial", dir);
           HfTokenizerFiles.write(dir, tokenizer); // the directory loads in transformers as it is
           Files.writeString(dir.resolve("recipe.yaml"), yaml);
         });
+    FaultPoint.reach("checkpoint-saved", recipe.trainer().defaultLocalDir());
     metrics.put("timing_s/save_checkpoint", (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Whether {@code heldOut} (NaN: no validation) beats every earlier validation of the run. */
+  boolean isNewBest(double heldOut) {
+    return keepBest && !Double.isNaN(heldOut) && best.map(b -> heldOut > b.score()).orElse(true);
+  }
+
+  /** Marks step {@code step}, saved just before, as the best validated checkpoint. */
+  Path markBest(int step, double heldOut) {
+    BestCheckpoint b = new BestCheckpoint(step, heldOut);
+    checkpointer.markBest(b);
+    best = Optional.of(b);
+    return checkpointer.stepDir(step);
   }
 }
