@@ -52,10 +52,13 @@ final class GrpoLauncher {
         stop,
         (parts, s, toLoggers) -> {
           GrpoDriver driver = new GrpoDriver(parts).addListener(toLoggers).addListener(progress);
+          boolean endedWell = false;
           try {
-            return RunRegistryReporter.forRun(recipe).run(driver, s);
+            RunSummary summary = RunRegistryReporter.forRun(recipe).run(driver, s);
+            endedWell = true;
+            return summary;
           } finally {
-            loop.writeReport(dir); // also for a failed run: its curves up to the failure
+            loop.writeReport(dir, endedWell); // also for a failed run: its curves up to the failure
           }
         });
   }

@@ -2,6 +2,7 @@ package dev.javelin.recipes.config;
 
 import dev.javelin.grpo.AlgorithmConfig;
 import dev.javelin.rewards.RewardSpec;
+import dev.javelin.rewards.worker.WorkerConfig;
 import dev.javelin.trainer.TrainerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A whole recipe, validated: each section is an immutable record, and combinations that cannot run
@@ -107,6 +109,7 @@ public record RecipeConfig(
     RewardSpec reward = Checks.build("custom_reward_function", () -> reward(s));
     double timeout = s.getDouble(REWARD_TIMEOUT_S);
     Checks.require(timeout > 0, REWARD_TIMEOUT_S.name(), "must be > 0");
+    RewardWorkerKeys.from(s, Duration.ofMillis((long) (timeout * 1000))); // checked at load
     TrainerSection trainer = Checks.build("trainer", () -> TrainerSection.from(s));
     ChipKeys.from(s); // sizes against each other and the device, before any actor starts
     if (s.isSet(SFT_STOP_AT_ACCURACY)) {
@@ -136,6 +139,14 @@ public record RecipeConfig(
       section.put("reward_kwargs", s.getMap(REWARD_KWARGS));
     }
     return RewardSpec.fromRecipe(section);
+  }
+
+  /**
+   * Where user reward code runs: worker processes with these settings ({@code reward.workers.*},
+   * the recipe's time limits), or this JVM when {@code reward.workers.enable} is false.
+   */
+  public Optional<WorkerConfig> rewardWorkers() {
+    return RewardWorkerKeys.from(settings, rewardTimeout);
   }
 
   /**

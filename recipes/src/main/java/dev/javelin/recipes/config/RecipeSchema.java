@@ -34,6 +34,8 @@ public final class RecipeSchema {
     ChipKeys.declare(b);
     RecipeConfig.declare(b);
     RewardHealthKeys.declare(b);
+    RewardWorkerKeys.declare(b);
+    BestCheckpointKeys.declare(b);
     return b.build();
   }
 }

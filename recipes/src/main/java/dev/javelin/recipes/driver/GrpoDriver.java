@@ -10,6 +10,7 @@ import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RewardHealthKeys;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
 import dev.javelin.recipes.metrics.ConsoleProgress;
+import dev.javelin.recipes.metrics.FaultPoint;
 import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.metrics.RunFile;
@@ -118,11 +119,18 @@ public final class GrpoDriver {
         // The step's lines go before its checkpoint: a kill between them leaves lines past the
         // checkpoint's step, which the resume drops; the other order would lose step K's lines.
         batches.write(out.batch());
-        log(step, run.total, m, HeldOut.value(m));
+        double heldOut = HeldOut.value(m);
+        log(step, run.total, m, heldOut);
+        FaultPoint.reach("records-written", recipe.trainer().defaultLocalDir());
         rewardHealth.afterStep();
-        run.saved = recipe.trainer().savesAt(step, run.total);
+        boolean best = checkpoints.isNewBest(heldOut);
+        run.saved = best || recipe.trainer().savesAt(step, run.total);
         if (run.saved) {
           checkpoints.save(run.state(), saveTiming);
+        }
+        if (best) {
+          Path dir = checkpoints.markBest(step, heldOut);
+          say("best validation so far (" + HeldOut.format(heldOut, run.isAccuracy) + "): " + dir);
         }
       }
       if (!run.saved) {

@@ -6,6 +6,8 @@ import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.metrics.MetricsLoggers;
+import dev.javelin.recipes.metrics.RunFile;
+import dev.javelin.recipes.metrics.RunWriteException;
 import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.report.RunReport;
 import dev.javelin.recipes.task.TaskData;
@@ -14,7 +16,6 @@ import dev.javelin.trainer.Checkpointer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -102,12 +103,26 @@ public final class RunLoop {
     }
   }
 
-  /** Writes the run's report.html; a failure to write it is reported, never thrown. */
-  public void writeReport(Path dir) {
+  /**
+   * Writes the run's report.html. After a run that ended well a failure to write it (a full disk)
+   * is the run's failure, one line naming the file; after a failed run, whose own failure is the
+   * one to report, it is only mentioned.
+   */
+  public void writeReport(Path dir, boolean runEndedWell) {
     try {
       out.println("report: " + RunReport.write(dir).toAbsolutePath());
+    } catch (RunWriteException e) {
+      if (runEndedWell) {
+        throw e;
+      }
+      out.println("report: " + e.getMessage());
     } catch (IOException | UncheckedIOException e) {
-      out.println("report: could not write " + dir.resolve("report.html") + " (" + e + ")");
+      out.println(
+          "report: could not read the run's records for "
+              + dir.resolve("report.html")
+              + " ("
+              + e
+              + ")");
     }
   }
 
@@ -142,10 +157,6 @@ public final class RunLoop {
   }
 
   private static void writeRecipe(RecipeConfig recipe, Path dir) {
-    try {
-      Files.writeString(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + dir.resolve("recipe.yaml"), e);
-    }
+    RunFile.replace(dir.resolve("recipe.yaml"), Recipes.toYaml(recipe.settings()));
   }
 }

@@ -14,9 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one way a run writes its JSONL records (metrics.jsonl, batches.jsonl, val_generations.jsonl):
- * whole lines or nothing. A failed append (a full disk) is cut back to the file's previous length
- * and becomes a {@link RunWriteException}; resuming keeps only the lines of steps a checkpoint
+ * The one way a run writes its files outside checkpoints: its JSONL records (metrics.jsonl,
+ * batches.jsonl, val_generations.jsonl) whole lines or nothing, and whole files (recipe.yaml,
+ * report.html) through a temp file renamed into place. A failed append (a full disk) is cut back to
+ * the file's previous length, a failed replace removes its temp file and leaves the old file, and
+ * either becomes a {@link RunWriteException}; resuming keeps only the lines of steps a checkpoint
  * covers, atomically through a temp file that is removed when that fails.
  */
 public final class RunFile {
@@ -54,6 +56,7 @@ public final class RunFile {
 
   /** Appends {@code text} (whole lines, each ending in a newline) to {@code file}. */
   public static void append(Path file, String text) {
+    FaultPoint.reach("write:" + file.getFileName(), file.toAbsolutePath().getParent());
     try (Sink sink = open(file)) {
       append(sink, file, text);
     } catch (IOException e) {
@@ -76,6 +79,23 @@ public final class RunFile {
     } catch (IOException e) {
       try {
         sink.truncate(before); // no partial line survives
+      } catch (IOException ignored) {
+        // the write's own error is the one to report
+      }
+      throw failed(file, e);
+    }
+  }
+
+  /** Replaces {@code file} with {@code text} atomically: the old file or the new, never a part. */
+  public static void replace(Path file, String text) {
+    FaultPoint.reach("write:" + file.getFileName(), file.toAbsolutePath().getParent());
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(tmp); // a full disk leaves no half-written file behind
       } catch (IOException ignored) {
         // the write's own error is the one to report
       }

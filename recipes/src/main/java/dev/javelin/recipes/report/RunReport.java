@@ -3,11 +3,9 @@ package dev.javelin.recipes.report;
 import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.metrics.HeldOut;
+import dev.javelin.recipes.metrics.RunFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -90,14 +88,7 @@ public final class RunReport {
             recipe,
             ValidationSamples.read(runDir.resolve("val_generations.jsonl")));
     Path out = runDir.resolve("report.html");
-    Path tmp = runDir.resolve("report.html.tmp");
-    try {
-      Files.writeString(tmp, html, StandardCharsets.UTF_8);
-      Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      Files.deleteIfExists(tmp); // a full disk leaves no half-written report behind
-      throw e;
-    }
+    RunFile.replace(out, html);
     return out;
   }
 

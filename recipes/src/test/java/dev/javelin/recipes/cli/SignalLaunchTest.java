@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -23,21 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SignalLaunchTest {
   @TempDir Path tmp;
 
-  /** {@code sh -c 'trap "" INT; exec java ... Main args'} when {@code ignoreInt}. */
   private Process launch(String[] args, boolean ignoreInt, Path log) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    if (ignoreInt) {
-      cmd.addAll(List.of("sh", "-c", "trap '' INT; exec \"$@\"", "sh"));
-    }
-    cmd.addAll(
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "@src/main/resources/dev/javelin/recipes/add-opens.args",
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName()));
-    cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return LaunchedMain.start(List.of(), args, ignoreInt, log, null);
   }
 
   private static void await(Process p, Path log, BooleanSupplier done) throws Exception {

@@ -101,6 +101,7 @@ class DocKeysTest {
                 || schema.key(key).isPresent()
                 || schema.names().stream().anyMatch(n -> n.startsWith(key + "."))
                 || schema.isMapKey(key)
+                || schema.mapKeyAbove(key).isPresent() // an entry, e.g. ...kwargs.enable_thinking
                 || schema.aliases().containsKey(key)
                 || schema.aliases().keySet().stream().anyMatch(n -> n.startsWith(key + "."));
         if (!known) {

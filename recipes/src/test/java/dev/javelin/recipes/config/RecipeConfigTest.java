@@ -210,4 +210,20 @@ class RecipeConfigTest {
         "actor_rollout_ref.actor",
         "clip_ratio_c");
   }
+
+  @Test
+  void applyChatTemplateKwargsReachTheDataSectionTypedAsYamlWouldType() {
+    RecipeConfig c =
+        Recipes.load(
+            "recipes/arith-grpo.yaml",
+            List.of("data.apply_chat_template_kwargs.enable_thinking=false"));
+    assertEquals(java.util.Map.of("enable_thinking", false), c.data().applyChatTemplateKwargs());
+    assertEquals(
+        java.util.Map.of(),
+        Recipes.load("recipes/arith-grpo.yaml", List.of()).data().applyChatTemplateKwargs());
+    mentions(
+        fails("recipes/arith-grpo.yaml", "data.apply_chat_template_kwargs.messages=[]"),
+        "data.apply_chat_template_kwargs",
+        "messages");
+  }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.grpo.MetricNames;
+import dev.javelin.recipes.metrics.FaultPoint;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,10 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The chaos soak: an arith-grpo run in cluster mode while a seeded scheduler kills, at random
  * moments, a sampler's worker ({@code kill -9}: the run carries on), the trainer's worker (the run
- * stops with exit 1) or the driver (SIGKILL: exit 137). After every stop the same command is run
- * again, until the run ends. Nothing may be lost or done twice: the final checkpoint equals an
- * uninterrupted run's with the same seed file for file (its CRC32C manifest), batches.jsonl and the
- * per-step scores are the same, and metrics.jsonl has every step exactly once.
+ * stops with exit 1) or the driver (SIGKILL: exit 137). Besides, the first run and a third of the
+ * reruns (drawn) halt the driver at a named window around a checkpoint ({@link FaultPoint}, exit
+ * 137): the first after step 1's records, before any checkpoint exists; the others after a step's
+ * records with its checkpoint not begun, with the checkpoint half-written, or right after its
+ * rename. After every stop the same command is run again, until the run ends. Nothing may be lost
+ * or done twice: the final checkpoint equals an uninterrupted run's with the same seed file for
+ * file (its CRC32C manifest), batches.jsonl and the per-step scores are the same, and metrics.jsonl
+ * has every step exactly once.
  *
  * <p>Short form in CI: {@code javelin.chaos.faults} (default 5) faults over {@code 2 faults + 2}
  * steps; long form: {@code bench/chaos-soak.sh} (50 faults). {@code javelin.chaos.seed} picks the
@@ -39,6 +44,10 @@ class ChaosSoakClusterIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TRAINER = "dev.javelin.trainer.TrainerActor";
   private static final String SAMPLER = "dev.javelin.recipes.ray.SamplerHost";
+
+  /** The windows a rerun may halt in: each is past the rerun's first new checkpoint. */
+  private static final List<String> WINDOWS =
+      List.of("records-written@2", "checkpoint-partial@2", "checkpoint-saved@1");
 
   /** What the scheduler kills. */
   enum Fault {
@@ -69,10 +78,11 @@ class ChaosSoakClusterIT {
     soak.run(new SplittableRandom(seed * 31 + 7), Math.max(200, stepMs));
     System.out.printf(
         Locale.ROOT,
-        "chaos soak: %d faults (%s), %d runs, %.1f s; the uninterrupted run %.1f s (%d steps,"
-            + " median step %d ms)%n%s%n",
+        "chaos soak: %d faults (%s) and %d halts at windows, %d runs, %.1f s; the uninterrupted"
+            + " run %.1f s (%d steps, median step %d ms)%n%s%n",
         faults,
         soak.counts(),
+        soak.halts,
         soak.runs,
         (System.nanoTime() - t0) / 1e9,
         cleanS,
@@ -122,6 +132,7 @@ class ChaosSoakClusterIT {
     private SplittableRandom rng = new SplittableRandom(0);
     final List<String> events = new ArrayList<>();
     int runs;
+    int halts;
     private int next;
 
     Soak(Path root, Path dir, List<String> command, List<Fault> plan) {
@@ -138,7 +149,13 @@ class ChaosSoakClusterIT {
         Path log = dir.resolveSibling("chaos-run" + runs + ".log");
         Files.createDirectories(dir);
         int resumeFrom = LaunchedRun.lastCheckpoint(dir);
-        Process p = LaunchedRun.start(command, root, log);
+        String window = null;
+        if (runs == 1) {
+          window = "records-written@1"; // before the first checkpoint
+        } else if (moments.nextInt(3) == 0) {
+          window = WINDOWS.get(moments.nextInt(WINDOWS.size()));
+        }
+        Process p = LaunchedRun.start(command, root, log, window);
         Fault last = null;
         while (p.isAlive() && next < plan.size()) {
           // A fault at a random moment after the run's next checkpoint: anywhere in a step.
@@ -168,7 +185,19 @@ class ChaosSoakClusterIT {
           }
           return;
         }
-        expectStop(last, p.exitValue(), out);
+        if (window != null && p.exitValue() == FaultPoint.HALT_STATUS && last != Fault.DRIVER) {
+          halts++;
+          events.add(
+              String.format(
+                  Locale.ROOT,
+                  "  run %d, after checkpoint %d: halted at %s, at checkpoint %d",
+                  runs,
+                  resumeFrom,
+                  window,
+                  LaunchedRun.lastCheckpoint(dir)));
+        } else {
+          expectStop(last, p.exitValue(), out);
+        }
         awaitNoActors();
       }
     }

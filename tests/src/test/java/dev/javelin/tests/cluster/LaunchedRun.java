@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.javelin.recipes.metrics.FaultPoint;
 import dev.javelin.recipes.ray.CodeSearchPath;
 import java.io.File;
 import java.io.IOException;
@@ -47,6 +48,15 @@ final class LaunchedRun {
 
   /** Starts {@code command} in {@code root} with its output in {@code log}. */
   static Process start(List<String> command, Path root, Path log) throws IOException {
+    return start(command, root, log, null);
+  }
+
+  /**
+   * Starts {@code command} in {@code root} with its output in {@code log}; a non-null {@code
+   * window} ({@code POINT@K}) halts the driver there ({@link FaultPoint}).
+   */
+  static Process start(List<String> command, Path root, Path log, String window)
+      throws IOException {
     String cp =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
@@ -57,6 +67,10 @@ final class LaunchedRun {
     pb.environment().put("JAVELIN_HEAP", "2g");
     pb.environment().put("JAVELIN_WORKER_HEAP", "1g");
     pb.environment().remove("RAY_ADDRESS");
+    if (window != null) {
+      pb.environment()
+          .put("JAVELIN_JAVA_OPTS", "-D" + FaultPoint.PROPERTY + "=" + window + ":halt");
+    }
     return pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
