@@ -13,7 +13,10 @@ final class PosixSignals {
   /**
    * Runs {@code onSignal} on each delivery of signal {@code name} ("INT", "TERM").
    *
-   * @return false when the platform lacks the signal or the JVM reserves it
+   * @return false when the platform lacks the signal, the JVM reserves it, or this process was
+   *     started with the signal ignored (SIGINT for a job a shell script put in the background,
+   *     SIGHUP under nohup): the JVM then installs nothing and says so only by handing back SIG_IGN
+   *     as the previous handler
    */
   static boolean handle(String name, Runnable onSignal) {
     try {
@@ -34,8 +37,8 @@ final class PosixSignals {
                     default -> "PosixSignals handler for SIG" + name;
                   });
       Object sig = signal.getConstructor(String.class).newInstance(name);
-      signal.getMethod("handle", signal, handlerType).invoke(null, sig, handler);
-      return true;
+      Object previous = signal.getMethod("handle", signal, handlerType).invoke(null, sig, handler);
+      return previous != handlerType.getField("SIG_IGN").get(null);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return false; // e.g. IllegalArgumentException: the signal is reserved or unknown here
     }

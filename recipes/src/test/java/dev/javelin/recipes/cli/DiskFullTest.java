@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.recipes.metrics.FaultPoint;
+import dev.javelin.recipes.metrics.TfRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -138,14 +140,49 @@ class DiskFullTest {
     assertTrue(Files.isRegularFile(dir.resolve("report.html")));
   }
 
+  /**
+   * A full disk under the TensorBoard event files is that logger's failure, not the run's: it is
+   * said once and counted, the run finishes with every metrics row, and each event file holds whole
+   * records (the last one may be cut where the disk filled, which TensorBoard reads past).
+   */
+  @Test
+  void aFullTensorBoardDiskIsCountedAndTheRunGoesOn() throws Exception {
+    Path disk = Files.createDirectory(tmp.resolve("TENSORBOARD"));
+    assertTrue(mount(disk, "8m"), "mount a tmpfs on " + disk);
+    Path dir = Files.createDirectory(disk.resolve("run"));
+    Path own = Files.createDirectory(tmp.resolve("TENSORBOARD-own"));
+    assertTrue(mount(own, "4k"), "mount a one-page tmpfs on " + own);
+    Files.createSymbolicLink(dir.resolve("tensorboard"), own);
+
+    Launch run =
+        launch(dir, STEPS, List.of(), "TENSORBOARD", "trainer.logger=[console,tensorboard]");
+    String log = log("TENSORBOARD");
+    assertEquals(0, run.exit(), log);
+    assertEquals(1, log.split("metrics logger tensorboard failed \\(", -1).length - 1, log);
+    assertTrue(log.contains("No space left on device"), log);
+    assertTrue(log.matches("(?s).*logger/tensorboard/errors = [1-9].*"), log);
+    assertEquals(STEPS + 1, Files.readAllLines(dir.resolve("metrics.jsonl")).size());
+    long scalars = 0;
+    try (Stream<Path> files = Files.list(own)) {
+      for (Path f : files.toList()) {
+        scalars +=
+            Math.max(0, TfRecords.whole(Files.readAllBytes(f)) - 1); // less the version record
+      }
+    }
+    assertTrue(scalars >= 1 && scalars <= STEPS + 1, "whole scalar records: " + scalars);
+  }
+
   /** A finished launch: its exit status and its error output's own lines. */
   private record Launch(int exit, List<String> errors) {}
 
-  private static Launch launch(Path dir, int steps, List<String> jvm, String name)
+  private static Launch launch(Path dir, int steps, List<String> jvm, String name, String... more)
       throws Exception {
     Path log = tmp.resolve(name + ".log");
     Path err = tmp.resolve(name + ".err");
-    Process p = LaunchedMain.start(jvm, TinyRecipe.runArgs(dir, steps, EXTRA), false, log, err);
+    List<String> extra = new ArrayList<>(List.of(EXTRA));
+    extra.addAll(List.of(more));
+    String[] args = TinyRecipe.runArgs(dir, steps, extra.toArray(String[]::new));
+    Process p = LaunchedMain.start(jvm, args, false, log, err);
     assertTrue(p.waitFor(300, TimeUnit.SECONDS), name + " did not end in 300 s");
     Files.writeString(
         log, Files.readString(err), StandardCharsets.UTF_8, StandardOpenOption.APPEND);

@@ -175,6 +175,8 @@ class NewcomerTest {
     List<String> cmd =
         new ArrayList<>(
             List.of(
+                "env",
+                "--default-signal=INT", // Ctrl-C reaches it even if this JVM ignores SIGINT
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@src/main/resources/dev/javelin/recipes/add-opens.args",
                 "-cp",

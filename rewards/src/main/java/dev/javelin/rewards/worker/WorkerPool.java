@@ -167,7 +167,12 @@ public final class WorkerPool implements AutoCloseable {
       return;
     }
     if (was == State.BUSY && batch != null) {
-      batch.died(w, ExitCodes.describe(end.exitCode(), config.heap()));
+      // A garbled frame gets the worker killed, so its exit code would only say "signal 9".
+      String why =
+          end.detail().isEmpty()
+              ? ExitCodes.describe(end.exitCode(), config.heap())
+              : "reward worker sent a malformed frame (" + end.detail() + ")";
+      batch.died(w, why);
     }
     replace(w);
   }

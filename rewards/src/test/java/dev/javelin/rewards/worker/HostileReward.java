@@ -3,6 +3,10 @@ package dev.javelin.rewards.worker;
 import dev.javelin.rewards.RewardFunction;
 import dev.javelin.rewards.RewardInput;
 import dev.javelin.rewards.RewardResult;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,9 +14,10 @@ import java.util.Map;
 /**
  * A reward for the worker tests: scores the response's length, except on rows whose data source is
  * {@code bad}, where it does what {@code mode} says: {@code exit} (System.exit(0)), {@code oom}
- * (allocates until the heap is gone), {@code hang} (sleeps forever, ignoring interrupts) or {@code
- * threads} (starts 100 threads that never end, then scores normally). With {@code exit_at_start}
- * its constructor exits.
+ * (allocates until the heap is gone), {@code hang} (sleeps forever, ignoring interrupts), {@code
+ * threads} (starts 100 threads that never end, then scores normally) or {@code garble} (writes a
+ * frame header of an impossible length straight to the worker's stdout, then hangs). With {@code
+ * exit_at_start} its constructor exits.
  */
 public final class HostileReward implements RewardFunction {
   private final String mode;
@@ -39,6 +44,7 @@ public final class HostileReward implements RewardFunction {
         case "oom" -> allocateForever();
         case "hang" -> sleepForever();
         case "threads" -> startThreads();
+        case "garble" -> writeAroundTheFrames();
         default -> throw new IllegalArgumentException(mode);
       }
     }
@@ -64,6 +70,18 @@ public final class HostileReward implements RewardFunction {
         // keep sleeping: a call that can only be killed
       }
     }
+  }
+
+  /** Writes a frame header of an impossible length to the real stdout, past System.out. */
+  private static void writeAroundTheFrames() {
+    try {
+      FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+      out.write(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    sleepForever();
   }
 
   private static void startThreads() {

@@ -41,13 +41,15 @@ class WorkerPoolTest {
     return in;
   }
 
-  private record Run(ScoredBatch batch, double seconds, int threadsAfter, Set<Long> pids) {}
+  private record Run(
+      ScoredBatch batch, double seconds, int threadsAfter, Set<Long> pids, String firstError) {}
 
   private static Run score(String mode, int batches) {
     int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
     long t0 = System.nanoTime();
     ScoredBatch last = null;
     Set<Long> pids;
+    String firstError;
     int threadsDuring = 0;
     try (ProcessScorer s = new ProcessScorer(hostile(mode), CONFIG)) {
       for (int b = 0; b < batches; b++) {
@@ -56,13 +58,14 @@ class WorkerPoolTest {
             Math.max(threadsDuring, ManagementFactory.getThreadMXBean().getThreadCount());
       }
       pids = Set.copyOf(s.workerPids());
+      firstError = s.firstError().orElse("");
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     // Three stream threads and a process reaper per worker, a few more while one is replaced.
     assertTrue(
         threadsDuring <= threadsBefore + 5 * CONFIG.workers() + 4,
         "threads before " + threadsBefore + ", while scoring " + threadsDuring);
-    return new Run(last, seconds, threadsDuring, pids);
+    return new Run(last, seconds, threadsDuring, pids, firstError);
   }
 
   private static void assertScored(ScoredBatch b, boolean badRowsScore) {
@@ -101,6 +104,30 @@ class WorkerPoolTest {
     Run r = score("oom", 1);
     assertScored(r.batch(), false);
     assertEquals(4.0, r.batch().metrics().get("reward/errors"), r.batch().metrics().toString());
+    assertTrue(r.seconds() < 30, "took " + r.seconds());
+    assertNoWorkersLeft();
+  }
+
+  @Test
+  void aGarbledFrameIsAnErrorThatSaysSo() throws Exception {
+    Run r = score("garble", 1);
+    // A garbled stream cannot say whose results were still in the worker's buffer: those rows are
+    // lost with it and counted as errors too, never scored wrongly.
+    int zeros = 0;
+    for (int i = 0; i < ROWS; i++) {
+      double got = r.batch().results().get(i).score();
+      if (i % 10 == 5) {
+        assertEquals(0, got, "hostile row " + i);
+      } else if (got != i + 1) {
+        assertEquals(0, got, "row " + i);
+      }
+      zeros += got == 0 ? 1 : 0;
+    }
+    assertTrue(zeros >= 4, "errors " + zeros);
+    assertEquals(zeros, r.batch().metrics().get("reward/errors"), r.batch().metrics().toString());
+    assertTrue(
+        r.firstError().startsWith("reward worker sent a malformed frame (frame length 2147483647"),
+        r.firstError());
     assertTrue(r.seconds() < 30, "took " + r.seconds());
     assertNoWorkersLeft();
   }
