@@ -88,6 +88,7 @@ public final class Checkpointer {
       writer.write(tmp);
       CheckpointManifest.write(tmp);
       publish(tmp, target, step);
+      FaultPoint.reach("checkpoint-renamed", root);
       writeMarker(step);
     } catch (IOException | UncheckedIOException e) {
       deleteQuietly(tmp);

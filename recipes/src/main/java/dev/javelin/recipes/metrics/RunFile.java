@@ -1,5 +1,6 @@
 package dev.javelin.recipes.metrics;
 
+import dev.javelin.trainer.FaultPoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.javelin.recipes.metrics.FaultPoint;
+import dev.javelin.trainer.FaultPoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +48,8 @@ class KillWindowsTest {
     BETWEEN_RECORDS_AND_RENAME("records-written@2"),
     /** Step 2's checkpoint is half-written in its temporary directory. */
     MID_CHECKPOINT_WRITE("checkpoint-partial@1"),
+    /** Step 2's checkpoint is in place, the marker not yet moved to it (there is none yet). */
+    BETWEEN_RENAME_AND_MARKER("checkpoint-renamed@1"),
     /** Step 2's checkpoint is renamed into place; step 3 is not begun. */
     RIGHT_AFTER_THE_RENAME("checkpoint-saved@1");
 
@@ -64,6 +66,8 @@ class KillWindowsTest {
       case BEFORE_THE_FIRST_CHECKPOINT -> lastStep(d) == 1 && !has(d, "global_");
       case BETWEEN_RECORDS_AND_RENAME -> lastStep(d) == 2 && !has(d, "global_");
       case MID_CHECKPOINT_WRITE -> lastStep(d) == 2 && has(d, ".tmp-global_step_2-");
+      case BETWEEN_RENAME_AND_MARKER ->
+          lastStep(d) == 2 && has(d, "global_step_2") && marker(d) != 2;
       case RIGHT_AFTER_THE_RENAME -> lastStep(d) == 2 && has(d, "global_step_2") && marker(d) == 2;
     };
   }

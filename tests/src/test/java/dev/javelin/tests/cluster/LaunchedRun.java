@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.javelin.recipes.metrics.FaultPoint;
+import dev.javelin.trainer.FaultPoint;
 import dev.javelin.recipes.ray.CodeSearchPath;
 import java.io.File;
 import java.io.IOException;

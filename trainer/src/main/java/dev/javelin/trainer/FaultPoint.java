@@ -1,4 +1,4 @@
-package dev.javelin.recipes.metrics;
+package dev.javelin.trainer;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,19 +8,22 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A test facility: named places in a run where the fault tests and {@code bench/chaos-soak.sh} make
- * a fault happen at a chosen moment. The system property {@code javelin.test.fault} = {@code
- * POINT@K:ACTION} acts the K-th time (1-based) the run reaches POINT; ACTION is {@code halt} (the
- * process stops at once with exit 137, as {@code kill -9} leaves it: no shutdown hooks, no finally
- * blocks) or {@code fill} (the file system holding the place's directory is filled to the last
- * byte, so the next write there meets the kernel's own "No space left on device"; refused on a file
- * system over 256 MiB). Unset, reaching a point is one property read.
+ * A test facility, here so that the checkpointer's own steps can be reached too: named places in a
+ * run where the fault tests and {@code bench/chaos-soak.sh} make a fault happen at a chosen moment.
+ * The system property {@code javelin.test.fault} = {@code POINT@K:ACTION} acts the K-th time
+ * (1-based) the run reaches POINT; ACTION is {@code halt} (the process stops at once with exit 137,
+ * as {@code kill -9} leaves it: no shutdown hooks, no finally blocks) or {@code fill} (the file
+ * system holding the place's directory is filled to the last byte, so the next write there meets
+ * the kernel's own "No space left on device"; refused on a file system over 256 MiB). Unset,
+ * reaching a point is one property read.
  *
  * <p>Points: {@code records-written} (a step's lines are in metrics.jsonl and batches.jsonl, its
  * checkpoint not begun), {@code checkpoint-partial} (the weights and optimizer are in the
- * checkpoint's temporary directory, the rest not yet), {@code checkpoint-saved} (the checkpoint is
- * renamed into place, the next step not begun), and {@code write:NAME} just before a run file is
- * written (metrics.jsonl, batches.jsonl, val_generations.jsonl, recipe.yaml, report.html).
+ * checkpoint's temporary directory, the rest not yet), {@code checkpoint-renamed} (the step
+ * directory is in place, the marker still names the previous one), {@code checkpoint-saved} (the
+ * checkpoint is renamed into place, the next step not begun), and {@code write:NAME} just before a
+ * run file is written (metrics.jsonl, batches.jsonl, val_generations.jsonl, recipe.yaml,
+ * report.html).
  */
 public final class FaultPoint {
   /** The system property naming the fault. */
