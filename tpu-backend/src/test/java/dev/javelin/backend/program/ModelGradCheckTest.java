@@ -16,7 +16,6 @@ import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
-import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.KvPolicy;
@@ -127,8 +126,15 @@ class ModelGradCheckTest {
     Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F64, Shape.scalar());
     Node resp = g.parameter("response_mask", DType.F64, Shape.of(B, T - 1));
     DecoderModel m = new DecoderModel(c);
-    Node bias = AttentionMasks.causal(g, in.mask());
-    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    Node h =
+        m.hidden(
+            g,
+            in.weights(),
+            in.ids(),
+            in.cos(),
+            in.sin(),
+            ModelPrograms.causal(g, c, in),
+            KvPolicy.SELF);
     TokenStats st =
         TokenStats.ofHidden(
             g,

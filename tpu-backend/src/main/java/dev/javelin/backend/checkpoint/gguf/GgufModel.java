@@ -126,6 +126,27 @@ public final class GgufModel {
     public List<Integer> integers(String key) {
       return List.of();
     }
+
+    @Override
+    public String text(String key, String fallback) {
+      return f.metadata().get(key) instanceof String s ? s : fallback;
+    }
+
+    @Override
+    public List<String> texts(String key) {
+      return List.of();
+    }
+
+    @Override
+    public boolean has(String key) {
+      return f.metadata().get(key) != null;
+    }
+
+    /** GGUF metadata is flat: its keys carry their prefixes. */
+    @Override
+    public ConfigFields section(String key) {
+      throw new UnsupportedOperationException("GGUF metadata has no sections ('" + key + "')");
+    }
   }
 
   private static int vocabSize(GgufFile f, String arch) {

@@ -1,0 +1,191 @@
+package dev.javelin.backend.model;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Gemma 3 text ({@code gemma3_text}): sandwich-normed blocks (RMSNorm of the attention's and the
+ * GeGLU MLP's outputs as well as of their inputs), per-head q/k norms, RMSNorm scales stored as w
+ * of {@code (1 + w)}, embeddings scaled by {@code sqrt(hidden)}, scores scaled by {@code
+ * 1/sqrt(query_pre_attn_scalar)}, and two kinds of block: sliding-window ones ({@code
+ * sliding_attention}: a query sees the {@code sliding_window} latest keys, rotary base {@code
+ * rope_local_base_freq}) and global ones ({@code full_attention}: every earlier key, base {@code
+ * rope_theta} with an optional linear {@code rope_scaling}). {@link #GEMMA3} (every other block
+ * global, a 16-token window) is the shape of a random model of this type and the registry's entry.
+ *
+ * @param slidingWindow how many latest keys a sliding-window block sees ({@code sliding_window})
+ * @param layerTypes each block's {@code sliding_attention} or {@code full_attention} ({@code
+ *     layer_types}); empty: by {@code pattern}
+ * @param pattern without layer types, every pattern-th block is global ({@code
+ *     sliding_window_pattern})
+ * @param localRopeTheta the rotary base of sliding-window blocks ({@code rope_local_base_freq})
+ * @param globalRopeFactor the linear rotary scaling of global blocks (1: none)
+ * @param queryPreAttnScalar scores are scaled by {@code 1/sqrt} of this ({@code
+ *     query_pre_attn_scalar})
+ */
+public record Gemma3Family(
+    int slidingWindow,
+    List<String> layerTypes,
+    int pattern,
+    double localRopeTheta,
+    double globalRopeFactor,
+    int queryPreAttnScalar)
+    implements Architecture {
+
+  public static final Gemma3Family GEMMA3 = new Gemma3Family(16, List.of(), 2, 10_000, 1, 256);
+
+  static final String SLIDING = "sliding_attention";
+  static final String FULL = "full_attention";
+
+  // config.json keys (transformers' Gemma3TextConfig)
+  private static final String WINDOW = "sliding_window";
+  private static final String LAYER_TYPES = "layer_types";
+  private static final String PATTERN = "sliding_window_pattern";
+  private static final String LOCAL_BASE = "rope_local_base_freq";
+  private static final String SCALING = "rope_scaling";
+  private static final String ROPE_PARAMETERS = "rope_parameters";
+  private static final String SCALAR = "query_pre_attn_scalar";
+  private static final String ACTIVATION = "hidden_activation";
+  private static final String GELU_TANH = "gelu_pytorch_tanh";
+  private static final List<String> UNSUPPORTED =
+      List.of("attn_logit_softcapping", "final_logit_softcapping");
+
+  public Gemma3Family {
+    layerTypes = List.copyOf(layerTypes);
+    if (slidingWindow <= 0 || pattern <= 0) {
+      throw new IllegalArgumentException(
+          "sliding_window and sliding_window_pattern must be > 0: "
+              + slidingWindow
+              + ", "
+              + pattern);
+    }
+    for (String t : layerTypes) {
+      if (!t.equals(SLIDING) && !t.equals(FULL)) {
+        throw new IllegalArgumentException(
+            "layer type '" + t + "' (" + SLIDING + " or " + FULL + ")");
+      }
+    }
+    new RopeTable.Rope(localRopeTheta, globalRopeFactor); // both > 0
+  }
+
+  @Override
+  public String modelType() {
+    return "gemma3_text";
+  }
+
+  @Override
+  public String hfClass() {
+    return "Gemma3ForCausalLM";
+  }
+
+  @Override
+  public String ggufArchitecture() {
+    return "gemma3";
+  }
+
+  @Override
+  public boolean impliedTiedHead() {
+    return true;
+  }
+
+  /** Whether block {@code layer} attends within the sliding window. */
+  public boolean sliding(int layer) {
+    return layerTypes.isEmpty()
+        ? (layer + 1) % pattern != 0
+        : layerTypes.get(layer).equals(SLIDING);
+  }
+
+  @Override
+  public Block block() {
+    return new Block(true, true, 1, true, queryPreAttnScalar);
+  }
+
+  /** Global blocks rotate with {@code rope_theta} (scaled), sliding ones with the local base. */
+  @Override
+  public List<RopeTable.Rope> ropes(ModelConfig c) {
+    return List.of(
+        new RopeTable.Rope(c.ropeTheta(), globalRopeFactor), new RopeTable.Rope(localRopeTheta, 1));
+  }
+
+  @Override
+  public boolean readsRopeScaling() {
+    return true;
+  }
+
+  @Override
+  public LayerAttention attention(int layer) {
+    return sliding(layer) ? new LayerAttention(slidingWindow, 1) : LayerAttention.GLOBAL;
+  }
+
+  @Override
+  public FeedForward feedForward(int layer) {
+    return FeedForward.GatedMlp.GEGLU;
+  }
+
+  @Override
+  public Map.Entry<String, String> activation() {
+    return Map.entry(ACTIVATION, GELU_TANH);
+  }
+
+  @Override
+  public List<LayerTensor> layerTensors(ModelConfig c) {
+    return BlockTensors.sandwichBlock(c);
+  }
+
+  /**
+   * Reads both config.json forms: transformers 5's {@code rope_parameters} per layer type, and the
+   * older {@code rope_local_base_freq} and {@code rope_scaling}.
+   */
+  @Override
+  public Architecture configured(ConfigFields hf) {
+    for (String key : UNSUPPORTED) {
+      if (hf.has(key)) {
+        throw new IllegalArgumentException(key + " is not supported (Gemma 3 leaves it null)");
+      }
+    }
+    if (hf.flag("use_bidirectional_attention", false)) {
+      throw new IllegalArgumentException("use_bidirectional_attention=true is not supported");
+    }
+    ConfigFields ropes = hf.section(ROPE_PARAMETERS);
+    ConfigFields local = ropes.section(SLIDING);
+    ConfigFields global = ropes.has(FULL) ? ropes.section(FULL) : hf.section(SCALING);
+    return new Gemma3Family(
+        hf.integer(WINDOW, 4096),
+        hf.texts(LAYER_TYPES),
+        hf.integer(PATTERN, 6),
+        local.real("rope_theta", hf.real(LOCAL_BASE, 10_000)),
+        linearFactor(global),
+        hf.integer(SCALAR, 256));
+  }
+
+  /** The factor of a linear rotary scaling, 1 for the default rotary. */
+  private static double linearFactor(ConfigFields rope) {
+    String type = rope.text("rope_type", rope.text("type", "default"));
+    return switch (type) {
+      case "default" -> 1;
+      case "linear" -> rope.real("factor", 1);
+      default ->
+          throw new IllegalArgumentException(
+              "rope_type '" + type + "' is not supported (default or linear)");
+    };
+  }
+
+  /** Written in the older form, which transformers still reads. */
+  @Override
+  public Map<String, Object> configFields() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(WINDOW, slidingWindow);
+    if (layerTypes.isEmpty()) {
+      m.put(PATTERN, pattern);
+    } else {
+      m.put(LAYER_TYPES, layerTypes);
+    }
+    m.put(LOCAL_BASE, localRopeTheta);
+    if (globalRopeFactor != 1) {
+      m.put(SCALING, Map.of("rope_type", "linear", "factor", globalRopeFactor));
+    }
+    m.put(SCALAR, queryPreAttnScalar);
+    return m;
+  }
+}
