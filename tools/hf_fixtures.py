@@ -150,22 +150,34 @@ def qwen3_moe():
 
 
 def gemma3():
-    """Gemma 3 text: a 4-token window (shorter than the 10-token rows, so the window masks keys),
-    blocks sliding, global, sliding; the global rotary scaled linearly by 2 and the local base its
-    own; scores scaled by query_pre_attn_scalar (not head_dim); the tied head."""
+    """Gemma 3 text. gemma3-tiny: a 4-token window (shorter than the 10-token rows, so the window
+    masks keys), blocks sliding, global, sliding; the global rotary scaled linearly by 2 and the
+    local base its own; scores scaled by query_pre_attn_scalar (not head_dim); the tied head.
+    gemma3-pattern-tiny: what llama.cpp's gemma3 can hold (tools/gguf_family_fixtures.py converts
+    it): six blocks of the default pattern (the sixth global), the local base 10000, scores scaled
+    by head_dim, a linear global scaling of 8."""
     common = {k: v for k, v in COMMON.items() if k != "hidden_act"}
+    shapes = dict(head_dim=16, hidden_activation="gelu_pytorch_tanh", tie_word_embeddings=True,
+                  attention_bias=False, attn_implementation="eager", torch_dtype="float32")
     config = Gemma3TextConfig(
-        **(common | dict(num_hidden_layers=3)), head_dim=16, sliding_window=4,
+        **(common | dict(num_hidden_layers=3)), sliding_window=4,
         layer_types=["sliding_attention", "full_attention", "sliding_attention"],
         rope_parameters={
             "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1_000_000.0},
             "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
-        query_pre_attn_scalar=24, hidden_activation="gelu_pytorch_tanh",
-        tie_word_embeddings=True, attention_bias=False, attn_implementation="eager",
-        torch_dtype="float32")
+        query_pre_attn_scalar=24, **shapes)
     model = Gemma3ForCausalLM(config)
     randomise(model, 6, norm_offset=1.0)
     record("gemma3-tiny", model.float(), greedy=True)
+    config = Gemma3TextConfig(
+        **(common | dict(num_hidden_layers=6)), sliding_window=3,
+        rope_parameters={
+            "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1_000_000.0},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
+        query_pre_attn_scalar=16, **shapes)
+    model = Gemma3ForCausalLM(config)
+    randomise(model, 7, norm_offset=1.0)
+    record("gemma3-pattern-tiny", model.float(), greedy=True)
 
 
 def adamw_fixture():

@@ -3,6 +3,8 @@ package dev.javelin.backend.model;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /**
  * Gemma 3 text ({@code gemma3_text}): sandwich-normed blocks (RMSNorm of the attention's and the
@@ -150,13 +152,62 @@ public record Gemma3Family(
     ConfigFields ropes = hf.section(ROPE_PARAMETERS);
     ConfigFields local = ropes.section(SLIDING);
     ConfigFields global = ropes.has(FULL) ? ropes.section(FULL) : hf.section(SCALING);
+    List<String> types = hf.texts(LAYER_TYPES);
+    int pattern = patternOf(types, hf.integer(PATTERN, 6));
     return new Gemma3Family(
         hf.integer(WINDOW, 4096),
-        hf.texts(LAYER_TYPES),
-        hf.integer(PATTERN, 6),
+        types.equals(byPattern(pattern, types.size())) ? List.of() : types,
+        pattern,
         local.real("rope_theta", hf.real(LOCAL_BASE, 10_000)),
         linearFactor(global),
         hf.integer(SCALAR, 256));
+  }
+
+  /**
+   * The pattern that lays out {@code types} ({@code stated}, or one more than the first global
+   * block's index), so that a config.json listing the layer types of a pattern and one stating the
+   * pattern (or a GGUF, which has only the pattern) read as the same family; {@code stated} when
+   * none does.
+   */
+  private static int patternOf(List<String> types, int stated) {
+    int first = types.indexOf(FULL) + 1;
+    boolean other =
+        !types.equals(byPattern(stated, types.size()))
+            && first > 0
+            && types.equals(byPattern(first, types.size()));
+    return other ? first : stated;
+  }
+
+  /** The layer types of {@code layers} blocks where every pattern-th one is global. */
+  private static List<String> byPattern(int pattern, int layers) {
+    return IntStream.range(0, layers)
+        .mapToObj(i -> (i + 1) % pattern == 0 ? FULL : SLIDING)
+        .toList();
+  }
+
+  /**
+   * llama.cpp's {@code gemma3}: the window from {@code gemma3.attention.sliding_window}, a linear
+   * {@code gemma3.rope.scaling.*} of the global blocks; like llama.cpp, every 6th block global, the
+   * local base 10000, and scores scaled by {@code 1/sqrt(head_dim)} except in the 62-block model
+   * (Gemma 3 27B), whose scalar is hidden / heads.
+   */
+  @Override
+  public Architecture ggufConfigured(ConfigFields gguf, Predicate<String> hasTensor) {
+    String arch = ggufArchitecture() + ".";
+    int headDim = gguf.integer(arch + "attention.key_length", 256);
+    int scalar =
+        gguf.integer(arch + "block_count", 0) == 62
+            ? gguf.integer(arch + "embedding_length", 0)
+                / gguf.integer(arch + "attention.head_count", 1)
+            : headDim;
+    boolean linear = gguf.text(arch + "rope.scaling.type", "none").equals("linear");
+    return new Gemma3Family(
+        gguf.integer(arch + "attention.sliding_window", 4096),
+        List.of(),
+        6,
+        10_000,
+        linear ? gguf.real(arch + "rope.scaling.factor", 1) : 1,
+        scalar);
   }
 
   /** The factor of a linear rotary scaling, 1 for the default rotary. */

@@ -117,14 +117,9 @@ class Gemma3FamilyTest {
             + "\"sliding_window_pattern\": 3, \"rope_theta\": 1000000.0,"
             + " \"rope_local_base_freq\": 10000.0,"
             + " \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": 4.0}}";
-    ModelConfig a = read(nested);
-    ModelConfig b = read(flat);
-    assertEquals(C, b);
-    assertEquals(1e6, a.ropeTheta());
-    for (int i = 0; i < 4; i++) {
-      assertEquals(b.architecture().attention(i), a.architecture().attention(i));
-    }
-    assertEquals(b.architecture().ropes(b), a.architecture().ropes(a));
+    // layer types that follow a pattern read as that pattern
+    assertEquals(C, read(nested));
+    assertEquals(C, read(flat));
   }
 
   @Test

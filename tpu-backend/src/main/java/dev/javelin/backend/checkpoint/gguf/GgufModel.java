@@ -95,7 +95,7 @@ public final class GgufModel {
         } else if (permuted && s.name().contains("self_attn.k_proj")) {
           t = GgufNames.unpermuteRotary(t, c.kvHeads());
         }
-        w.put(s.name(), t);
+        w.put(s.name(), GgufNames.unshiftNorm(c, s.name(), t));
       }
       return new ModelCheckpoint(c, w);
     }
