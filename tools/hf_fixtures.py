@@ -159,25 +159,20 @@ def gemma3():
     common = {k: v for k, v in COMMON.items() if k != "hidden_act"}
     shapes = dict(head_dim=16, hidden_activation="gelu_pytorch_tanh", tie_word_embeddings=True,
                   attention_bias=False, attn_implementation="eager", torch_dtype="float32")
-    config = Gemma3TextConfig(
-        **(common | dict(num_hidden_layers=3)), sliding_window=4,
-        layer_types=["sliding_attention", "full_attention", "sliding_attention"],
-        rope_parameters={
-            "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1_000_000.0},
-            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
-        query_pre_attn_scalar=24, **shapes)
-    model = Gemma3ForCausalLM(config)
-    randomise(model, 6, norm_offset=1.0)
-    record("gemma3-tiny", model.float(), greedy=True)
-    config = Gemma3TextConfig(
-        **(common | dict(num_hidden_layers=6)), sliding_window=3,
-        rope_parameters={
-            "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1_000_000.0},
-            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
-        query_pre_attn_scalar=16, **shapes)
-    model = Gemma3ForCausalLM(config)
-    randomise(model, 7, norm_offset=1.0)
-    record("gemma3-pattern-tiny", model.float(), greedy=True)
+    local = {"rope_type": "default", "rope_theta": 10_000.0}
+    for name, seed, factor, extra in (
+            ("gemma3-tiny", 6, 2.0, dict(
+                num_hidden_layers=3, sliding_window=4, query_pre_attn_scalar=24,
+                layer_types=["sliding_attention", "full_attention", "sliding_attention"])),
+            ("gemma3-pattern-tiny", 7, 8.0, dict(
+                num_hidden_layers=6, sliding_window=3, query_pre_attn_scalar=16))):
+        rope = {"full_attention": {"rope_type": "linear", "factor": factor,
+                                   "rope_theta": 1_000_000.0},
+                "sliding_attention": dict(local)}
+        model = Gemma3ForCausalLM(Gemma3TextConfig(**(common | extra), rope_parameters=rope,
+                                                   **shapes))
+        randomise(model, seed, norm_offset=1.0)
+        record(name, model.float(), greedy=True)
 
 
 def adamw_fixture():

@@ -218,38 +218,30 @@ public final class HfConfigJson {
 
     @Override
     public List<String> texts(String key) {
-      JsonNode v = root.get(key);
-      if (v == null || v.isNull()) {
-        return List.of();
-      }
-      List<String> out = new ArrayList<>();
-      for (JsonNode e : v) {
-        if (!e.isTextual()) {
-          throw new IllegalArgumentException(where + ": '" + key + "' must list strings");
-        }
-        out.add(e.asText());
-      }
-      if (!v.isArray()) {
-        throw new IllegalArgumentException(where + ": '" + key + "' must be a list of strings");
-      }
-      return out;
+      return list(key, JsonNode::isTextual, JsonNode::asText, "strings");
     }
 
     @Override
     public List<Integer> integers(String key) {
+      return list(key, JsonNode::canConvertToInt, JsonNode::asInt, "integers");
+    }
+
+    /** The list under key as get reads its elements; empty when absent or null. */
+    private <T> List<T> list(
+        String key, Predicate<JsonNode> ok, Function<JsonNode, T> get, String what) {
       JsonNode v = root.get(key);
       if (v == null || v.isNull()) {
         return List.of();
       }
-      List<Integer> out = new ArrayList<>();
+      List<T> out = new ArrayList<>();
       for (JsonNode e : v) {
-        if (!e.canConvertToInt()) {
-          throw new IllegalArgumentException(where + ": '" + key + "' must list integers");
+        if (!ok.test(e)) {
+          throw new IllegalArgumentException(where + ": '" + key + "' must list " + what);
         }
-        out.add(e.asInt());
+        out.add(get.apply(e));
       }
       if (!v.isArray()) {
-        throw new IllegalArgumentException(where + ": '" + key + "' must be a list of integers");
+        throw new IllegalArgumentException(where + ": '" + key + "' must be a list of " + what);
       }
       return out;
     }

@@ -85,8 +85,19 @@ public final class PrefixPrograms {
     Node ids =
         g.concatenate(0, List.of(g.reshape(prefixIds, groups * p), g.reshape(responseIds, b * r)));
     DecoderModel m = new DecoderModel(c);
+    Node promptPos = g.reshape(g.sliceAxis(positions, 0, 0, groups * p), groups, p);
+    Node responsePos = g.reshape(g.sliceAxis(positions, 0, groups * p, n), b, r);
+    Node promptBias = AttentionMasks.causal(g, prefixMask);
     Layout layout =
-        Layout.of(g, c, m, groups, p, b, r, prefixRow, prefixMask, responseMask, positions);
+        new Layout(
+            m,
+            groups,
+            p,
+            b,
+            r,
+            prefixRow,
+            AttentionMasks.perLayer(g, c, promptBias, promptPos, promptPos),
+            responseBias(g, c, prefixRow, prefixMask, responseMask, promptPos, responsePos));
     Node h =
         m.hidden(
             g,
@@ -108,6 +119,28 @@ public final class PrefixPrograms {
   }
 
   /**
+   * Each block's bias (B, R, P + R) of the responses: their prompt's real tokens, then the response
+   * causally, narrowed to the window in sliding blocks. Positions: prompts' (G, P), responses' (B,
+   * R).
+   */
+  private static IntFunction<Node> responseBias(
+      GraphBuilder g,
+      ModelConfig c,
+      Node prefixRow,
+      Node prefixMask,
+      Node responseMask,
+      Node promptPos,
+      Node responsePos) {
+    int b = responseMask.shape().dim(0);
+    int r = responseMask.shape().dim(1);
+    int p = prefixMask.shape().dim(1);
+    Node promptKeys = AttentionMasks.keys(g, g.gather(prefixMask, prefixRow), Shape.of(b, r, p));
+    Node bias = g.concatenate(2, List.of(promptKeys, AttentionMasks.causal(g, responseMask)));
+    Node keyPos = g.concatenate(1, List.of(g.gather(promptPos, prefixRow), responsePos));
+    return AttentionMasks.perLayer(g, c, bias, responsePos, keyPos);
+  }
+
+  /**
    * Attention over the prompt rows and the response rows of one {@link PrefixBatch} shape, under
    * each block's bias of the prompts (G, P, P) and of the responses (B, R, P + R).
    */
@@ -120,35 +153,6 @@ public final class PrefixPrograms {
       Node prefixRow,
       IntFunction<Node> promptBias,
       IntFunction<Node> responseBias) {
-
-    static Layout of(
-        GraphBuilder g,
-        ModelConfig c,
-        DecoderModel m,
-        int groups,
-        int p,
-        int b,
-        int r,
-        Node prefixRow,
-        Node prefixMask,
-        Node responseMask,
-        Node positions) {
-      Node promptPos = g.reshape(g.sliceAxis(positions, 0, 0, groups * p), groups, p);
-      Node responsePos = g.reshape(g.sliceAxis(positions, 0, groups * p, groups * p + b * r), b, r);
-      Node keyPos = g.concatenate(1, List.of(g.gather(promptPos, prefixRow), responsePos));
-      Node promptKeys = AttentionMasks.keys(g, g.gather(prefixMask, prefixRow), Shape.of(b, r, p));
-      Node responses =
-          g.concatenate(2, List.of(promptKeys, AttentionMasks.causal(g, responseMask)));
-      return new Layout(
-          m,
-          groups,
-          p,
-          b,
-          r,
-          prefixRow,
-          AttentionMasks.perLayer(g, c, AttentionMasks.causal(g, prefixMask), promptPos, promptPos),
-          AttentionMasks.perLayer(g, c, responses, responsePos, keyPos));
-    }
 
     /** q (1, N, H, Dh), k and v (1, N, Hkv, Dh) → context (1, N, H·Dh). */
     Node attend(GraphBuilder g, int layer, Node q, Node k, Node v) {

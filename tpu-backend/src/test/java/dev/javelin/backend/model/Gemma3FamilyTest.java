@@ -1,6 +1,5 @@
 package dev.javelin.backend.model;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,10 +8,10 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.checkpoint.HfConfigJson;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.gguf.GgufNames;
-import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,15 +63,15 @@ class Gemma3FamilyTest {
             "mlp.down_proj.weight",
             "post_feedforward_layernorm.weight"),
         names);
-    assertEquals(
-        "blk.1.post_attention_norm.weight",
-        GgufNames.ggufName(C, "model.layers.1.post_attention_layernorm.weight"));
-    assertEquals(
-        "blk.1.ffn_norm.weight",
-        GgufNames.ggufName(C, "model.layers.1.pre_feedforward_layernorm.weight"));
-    assertEquals(
-        "blk.1.post_ffw_norm.weight",
-        GgufNames.ggufName(C, "model.layers.1.post_feedforward_layernorm.weight"));
+    Map.of(
+            "post_attention_layernorm", "post_attention_norm",
+            "pre_feedforward_layernorm", "ffn_norm",
+            "post_feedforward_layernorm", "post_ffw_norm")
+        .forEach(
+            (hf, gguf) ->
+                assertEquals(
+                    "blk.1." + gguf + ".weight",
+                    GgufNames.ggufName(C, "model.layers.1." + hf + ".weight")));
     assertTrue(WeightSpec.layout(C).contains(new WeightSpec("model.norm.weight", Shape.of(32))));
   }
 
@@ -84,14 +83,7 @@ class Gemma3FamilyTest {
 
   @Test
   void configJsonRoundTripsTheGemmaFields() {
-    Path dir = tmp.resolve("hf");
-    ModelCheckpoint ck = ModelCheckpoint.random(C, 1, 0.02);
-    ck.save(dir, "gemma3_text", StorageType.F32);
-    ModelCheckpoint back = ModelCheckpoint.load(dir);
-    assertEquals(C, back.config());
-    for (WeightSpec s : WeightSpec.layout(C)) {
-      assertArrayEquals(ck.weights().get(s.name()).data(), back.weights().get(s.name()).data());
-    }
+    HfFixture.assertWrittenBackAsItself(ModelCheckpoint.random(C, 1, 0.02), tmp.resolve("hf"));
   }
 
   /** transformers 5's rope_parameters per layer type and the older flat keys mean the same. */
@@ -141,12 +133,7 @@ class Gemma3FamilyTest {
     ModelCheckpoint ck = HfFixture.load("gemma3-tiny").checkpoint();
     Path dir =
         Path.of(System.getProperty("javelin.root"), "tpu-backend/target/hf-writeback/gemma3-tiny");
-    ck.save(dir, "gemma3_text", StorageType.F32);
-    ModelCheckpoint back = ModelCheckpoint.load(dir);
-    assertEquals(ck.config(), back.config());
-    for (WeightSpec s : WeightSpec.layout(ck.config())) {
-      assertArrayEquals(ck.weights().get(s.name()).data(), back.weights().get(s.name()).data());
-    }
+    HfFixture.assertWrittenBackAsItself(ck, dir);
   }
 
   private ModelConfig read(String json) throws Exception {

@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -126,15 +127,8 @@ class ModelGradCheckTest {
     Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F64, Shape.scalar());
     Node resp = g.parameter("response_mask", DType.F64, Shape.of(B, T - 1));
     DecoderModel m = new DecoderModel(c);
-    Node h =
-        m.hidden(
-            g,
-            in.weights(),
-            in.ids(),
-            in.cos(),
-            in.sin(),
-            ModelPrograms.causal(g, c, in),
-            KvPolicy.SELF);
+    IntFunction<Node> bias = ModelPrograms.causal(g, c, in);
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
     TokenStats st =
         TokenStats.ofHidden(
             g,
