@@ -152,7 +152,9 @@ def qwen3_moe():
 def gemma3():
     """Gemma 3 text. gemma3-tiny: a 4-token window (shorter than the 10-token rows, so the window
     masks keys), blocks sliding, global, sliding; the global rotary scaled linearly by 2 and the
-    local base its own; scores scaled by query_pre_attn_scalar (not head_dim); the tied head.
+    local base its own; scores scaled by query_pre_attn_scalar (not head_dim); logits soft-capped
+    below their largest value, where tanh bends (attn_logit_softcapping is set too, and Gemma 3's
+    attention does not apply it); the tied head.
     gemma3-pattern-tiny: what llama.cpp's gemma3 can hold (tools/gguf_family_fixtures.py converts
     it): six blocks of the default pattern (the sixth global), the local base 10000, scores scaled
     by head_dim, a linear global scaling of 8."""
@@ -163,6 +165,7 @@ def gemma3():
     for name, seed, factor, extra in (
             ("gemma3-tiny", 6, 2.0, dict(
                 num_hidden_layers=3, sliding_window=4, query_pre_attn_scalar=24,
+                attn_logit_softcapping=2.0, final_logit_softcapping=3.0,
                 layer_types=["sliding_attention", "full_attention", "sliding_attention"])),
             ("gemma3-pattern-tiny", 7, 8.0, dict(
                 num_hidden_layers=6, sliding_window=3, query_pre_attn_scalar=16))):

@@ -124,23 +124,28 @@ public sealed interface Architecture
    *     w)} (Gemma), else 0
    * @param embedScale the embeddings are multiplied by {@code sqrt(hidden)} (Gemma)
    * @param queryPreAttnScalar scores are scaled by {@code 1/sqrt} of this; 0: of the head width
+   * @param finalSoftcap logits z become {@code cap · tanh(z / cap)}; 0: none
    */
   record Block(
       boolean qkNorm,
       boolean sandwichNorms,
       double normOffset,
       boolean embedScale,
-      double queryPreAttnScalar) {
+      double queryPreAttnScalar,
+      double finalSoftcap) {
     /** Llama: pre-norm, no q/k norms. */
-    public static final Block PRE_NORM = new Block(false, false, 0, false, 0);
+    public static final Block PRE_NORM = new Block(false, false, 0, false, 0, 0);
 
     /** Qwen3: the Llama block with per-head q/k norms. */
-    public static final Block QK_NORM = new Block(true, false, 0, false, 0);
+    public static final Block QK_NORM = new Block(true, false, 0, false, 0, 0);
 
     public Block {
-      if (queryPreAttnScalar < 0) {
+      if (queryPreAttnScalar < 0 || finalSoftcap < 0) {
         throw new IllegalArgumentException(
-            "query_pre_attn_scalar must be > 0, got " + queryPreAttnScalar);
+            "query_pre_attn_scalar and the soft cap must be >= 0, got "
+                + queryPreAttnScalar
+                + ", "
+                + finalSoftcap);
       }
     }
   }

@@ -133,7 +133,8 @@ public final class DecoderModel {
   public Node logits(GraphBuilder g, ModelWeights w, Node hidden, int from, int to) {
     Node head = c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
     Node rows = to - from == c.vocabSize() ? head : g.sliceAxis(head, 0, from, to);
-    return NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
+    Node logits = NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
+    return NeuralOps.softcap(g, logits, block.finalSoftcap());
   }
 
   /**

@@ -10,11 +10,12 @@ import java.util.stream.IntStream;
  * Gemma 3 text ({@code gemma3_text}): sandwich-normed blocks (RMSNorm of the attention's and the
  * GeGLU MLP's outputs as well as of their inputs), per-head q/k norms, RMSNorm scales stored as w
  * of {@code (1 + w)}, embeddings scaled by {@code sqrt(hidden)}, scores scaled by {@code
- * 1/sqrt(query_pre_attn_scalar)}, and two kinds of block: sliding-window ones ({@code
- * sliding_attention}: a query sees the {@code sliding_window} latest keys, rotary base {@code
- * rope_local_base_freq}) and global ones ({@code full_attention}: every earlier key, base {@code
- * rope_theta} with an optional linear {@code rope_scaling}). {@link #GEMMA3} (every other block
- * global, a 16-token window) is the shape of a random model of this type and the registry's entry.
+ * 1/sqrt(query_pre_attn_scalar)}, logits soft-capped where the config sets a cap, and two kinds of
+ * block: sliding-window ones ({@code sliding_attention}: a query sees the {@code sliding_window}
+ * latest keys, rotary base {@code rope_local_base_freq}) and global ones ({@code full_attention}:
+ * every earlier key, base {@code rope_theta} with an optional linear {@code rope_scaling}). {@link
+ * #GEMMA3} (every other block global, a 16-token window) is the shape of a random model of this
+ * type and the registry's entry.
  *
  * @param slidingWindow how many latest keys a sliding-window block sees ({@code sliding_window})
  * @param layerTypes each block's {@code sliding_attention} or {@code full_attention} ({@code
@@ -25,6 +26,9 @@ import java.util.stream.IntStream;
  * @param globalRopeFactor the linear rotary scaling of global blocks (1: none)
  * @param queryPreAttnScalar scores are scaled by {@code 1/sqrt} of this ({@code
  *     query_pre_attn_scalar})
+ * @param finalSoftcap logits z become {@code cap · tanh(z / cap)} ({@code final_logit_softcapping};
+ *     0: none, as in Gemma 3's own configs). Its {@code attn_logit_softcapping} is not read:
+ *     transformers' Gemma 3 attention does not apply it.
  */
 public record Gemma3Family(
     int slidingWindow,
@@ -32,10 +36,11 @@ public record Gemma3Family(
     int pattern,
     double localRopeTheta,
     double globalRopeFactor,
-    int queryPreAttnScalar)
+    int queryPreAttnScalar,
+    double finalSoftcap)
     implements Architecture {
 
-  public static final Gemma3Family GEMMA3 = new Gemma3Family(16, List.of(), 2, 10_000, 1, 256);
+  public static final Gemma3Family GEMMA3 = new Gemma3Family(16, List.of(), 2, 10_000, 1, 256, 0);
 
   static final String SLIDING = "sliding_attention";
   static final String FULL = "full_attention";
@@ -50,8 +55,7 @@ public record Gemma3Family(
   private static final String SCALAR = "query_pre_attn_scalar";
   private static final String ACTIVATION = "hidden_activation";
   private static final String GELU_TANH = "gelu_pytorch_tanh";
-  private static final List<String> UNSUPPORTED =
-      List.of("attn_logit_softcapping", "final_logit_softcapping");
+  private static final String FINAL_SOFTCAP = "final_logit_softcapping";
 
   public Gemma3Family {
     layerTypes = List.copyOf(layerTypes);
@@ -69,6 +73,10 @@ public record Gemma3Family(
       }
     }
     new RopeTable.Rope(localRopeTheta, globalRopeFactor); // both > 0
+    if (finalSoftcap < 0) {
+      throw new IllegalArgumentException(
+          "final_logit_softcapping must be > 0 (0: none), got " + finalSoftcap);
+    }
   }
 
   @Override
@@ -100,7 +108,7 @@ public record Gemma3Family(
 
   @Override
   public Block block() {
-    return new Block(true, true, 1, true, queryPreAttnScalar);
+    return new Block(true, true, 1, true, queryPreAttnScalar, finalSoftcap);
   }
 
   /** Global blocks rotate with {@code rope_theta} (scaled), sliding ones with the local base. */
@@ -141,11 +149,6 @@ public record Gemma3Family(
    */
   @Override
   public Architecture configured(ConfigFields hf) {
-    for (String key : UNSUPPORTED) {
-      if (hf.has(key)) {
-        throw new IllegalArgumentException(key + " is not supported (Gemma 3 leaves it null)");
-      }
-    }
     if (hf.flag("use_bidirectional_attention", false)) {
       throw new IllegalArgumentException("use_bidirectional_attention=true is not supported");
     }
@@ -160,7 +163,8 @@ public record Gemma3Family(
         pattern,
         local.real("rope_theta", hf.real(LOCAL_BASE, 10_000)),
         linearFactor(global),
-        hf.integer(SCALAR, 256));
+        hf.integer(SCALAR, 256),
+        hf.real(FINAL_SOFTCAP, 0));
   }
 
   /**
@@ -207,7 +211,8 @@ public record Gemma3Family(
         6,
         10_000,
         linear ? gguf.real(arch + "rope.scaling.factor", 1) : 1,
-        scalar);
+        scalar,
+        0);
   }
 
   /** The factor of a linear rotary scaling, 1 for the default rotary. */
@@ -237,6 +242,9 @@ public record Gemma3Family(
       m.put(SCALING, Map.of("rope_type", "linear", "factor", globalRopeFactor));
     }
     m.put(SCALAR, queryPreAttnScalar);
+    if (finalSoftcap != 0) {
+      m.put(FINAL_SOFTCAP, finalSoftcap);
+    }
     return m;
   }
 }

@@ -75,6 +75,11 @@ public final class NeuralOps {
     return g.mul(g.mul(x, g.full(x, 0.5)), g.add(t, g.full(x, 1)));
   }
 
+  /** Soft-capping: {@code cap · tanh(x / cap)}, x itself when cap is 0. */
+  public static Node softcap(GraphBuilder g, Node x, double cap) {
+    return cap == 0 ? x : g.mul(g.tanh(g.mul(x, g.full(x, 1 / cap))), g.full(x, cap));
+  }
+
   /** Softmax over the last axis, max-shifted for stability. */
   public static Node softmax(GraphBuilder g, Node x) {
     int last = x.shape().rank() - 1;

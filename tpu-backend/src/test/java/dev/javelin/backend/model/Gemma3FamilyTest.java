@@ -1,7 +1,6 @@
 package dev.javelin.backend.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Shape;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it reads and writes.
  */
 class Gemma3FamilyTest {
-  private static final Gemma3Family FAMILY = new Gemma3Family(8, List.of(), 3, 10_000, 4, 64);
+  private static final Gemma3Family FAMILY = new Gemma3Family(8, List.of(), 3, 10_000, 4, 64, 0);
   private static final ModelConfig C =
       new ModelConfig(64, 32, 48, 4, 4, 2, 16, 1e6, 1e-6, true, false, 32, FAMILY);
 
@@ -39,7 +38,7 @@ class Gemma3FamilyTest {
         List.of(new RopeTable.Rope(1e6, 4), new RopeTable.Rope(10_000, 1)), FAMILY.ropes(C));
     assertEquals(16, RopeTable.width(C)); // two tables of Dh/2
     Gemma3Family listed =
-        new Gemma3Family(8, List.of("full_attention", "sliding_attention"), 6, 10_000, 1, 64);
+        new Gemma3Family(8, List.of("full_attention", "sliding_attention"), 6, 10_000, 1, 64, 0);
     assertEquals(List.of(false, true), List.of(listed.sliding(0), listed.sliding(1)));
   }
 
@@ -115,13 +114,12 @@ class Gemma3FamilyTest {
   }
 
   @Test
-  void refusesLogitSoftCapping() {
-    String json =
-        "{\"model_type\": \"gemma3_text\", \"vocab_size\": 64, \"hidden_size\": 32,"
-            + " \"intermediate_size\": 48, \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
-            + " \"final_logit_softcapping\": 30.0}";
-    Exception e = assertThrows(IllegalArgumentException.class, () -> read(json));
-    assertTrue(e.getMessage().contains("final_logit_softcapping"), e.getMessage());
+  void logitSoftCapRoundTripsAndReachesTheBlock() {
+    Gemma3Family capped = new Gemma3Family(8, List.of(), 3, 10_000, 4, 64, 30);
+    ModelConfig c = C.withArchitecture(capped);
+    HfFixture.assertWrittenBackAsItself(ModelCheckpoint.random(c, 1, 0.02), tmp.resolve("hf"));
+    assertEquals(30, capped.block().finalSoftcap());
+    assertEquals(0, FAMILY.block().finalSoftcap());
   }
 
   /**
