@@ -156,6 +156,14 @@ public record Gemma3Family(
     ConfigFields local = ropes.section(SLIDING);
     ConfigFields global = ropes.has(FULL) ? ropes.section(FULL) : hf.section(SCALING);
     List<String> types = hf.texts(LAYER_TYPES);
+    int layers = hf.integer("num_hidden_layers", types.size());
+    if (!types.isEmpty() && types.size() != layers) {
+      throw new IllegalArgumentException(
+          LAYER_TYPES + " lists " + types.size() + " blocks, the model has " + layers);
+    }
+    if (linearFactor(local) != 1) {
+      throw new IllegalArgumentException("only global blocks may scale their rotary");
+    }
     int pattern = patternOf(types, hf.integer(PATTERN, 6));
     return new Gemma3Family(
         hf.integer(WINDOW, 4096),

@@ -1,6 +1,7 @@
 package dev.javelin.backend.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Shape;
@@ -111,6 +112,17 @@ class Gemma3FamilyTest {
     // layer types that follow a pattern read as that pattern
     assertEquals(C, read(nested));
     assertEquals(C, read(flat));
+  }
+
+  @Test
+  void refusesLayerTypesOfAnotherDepth() {
+    String json =
+        "{\"model_type\": \"gemma3_text\", \"vocab_size\": 64, \"hidden_size\": 32,"
+            + " \"intermediate_size\": 48, \"num_hidden_layers\": 3, \"num_attention_heads\": 4,"
+            + " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}";
+    Exception e = assertThrows(IllegalArgumentException.class, () -> read(json));
+    assertTrue(
+        e.getMessage().contains("layer_types lists 2 blocks, the model has 3"), e.getMessage());
   }
 
   @Test
