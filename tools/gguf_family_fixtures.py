@@ -20,7 +20,8 @@ from safetensors.numpy import load_file
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HF = ROOT / "tpu-backend/src/test/resources/hf"
 # fixture name -> llama.cpp architecture
-FAMILIES = {"qwen3-tiny": gguf.MODEL_ARCH.QWEN3, "qwen3-moe-routed-tiny": gguf.MODEL_ARCH.QWEN3MOE}
+FAMILIES = {"qwen3-tiny": gguf.MODEL_ARCH.QWEN3, "qwen3-moe-routed-tiny": gguf.MODEL_ARCH.QWEN3MOE,
+            "gemma3-pattern-tiny": gguf.MODEL_ARCH.GEMMA3}
 EXPERT = re.compile(r"model\.layers\.(\d+)\.mlp\.experts\.(\d+)\.(gate_proj|up_proj|down_proj)\.weight")
 
 
@@ -56,17 +57,27 @@ def write(name, arch):
     w.add_head_count_kv(cfg["num_key_value_heads"])
     w.add_key_length(cfg["head_dim"])
     w.add_value_length(cfg["head_dim"])
-    w.add_rope_freq_base(cfg["rope_parameters"]["rope_theta"])
+    rope = cfg["rope_parameters"]
+    w.add_rope_freq_base(rope.get("full_attention", rope)["rope_theta"])
     w.add_layer_norm_rms_eps(cfg["rms_norm_eps"])
     w.add_vocab_size(cfg["vocab_size"])
     if "num_local_experts" in cfg:  # what Qwen2MoeModel.set_gguf_parameters writes
         w.add_expert_count(cfg["num_local_experts"])
         w.add_expert_used_count(cfg["num_experts_per_tok"])
         w.add_expert_feed_forward_length(cfg["moe_intermediate_size"])
+    norm_shift = 0.0
+    if arch == gguf.MODEL_ARCH.GEMMA3:  # what Gemma3Model.set_gguf_parameters writes
+        w.add_sliding_window(cfg["sliding_window"])
+        if rope["full_attention"]["rope_type"] == "linear":
+            w.add_rope_scaling_type(gguf.RopeScalingType.LINEAR)
+            w.add_rope_scaling_factor(rope["full_attention"]["factor"])
+        norm_shift = 1.0  # its modify_tensors stores the (1 + w) of Gemma's RMSNorm
     for hf_name, t in weights.items():
         gg = names.get_name(hf_name, try_suffixes=(".weight", ".bias"))
         if gg is None:
             raise SystemExit(f"{name}: no llama.cpp name for {hf_name}")
+        if hf_name.endswith("norm.weight"):
+            t = t + np.float32(norm_shift)
         w.add_tensor(gg, np.ascontiguousarray(t, dtype=np.float32))
     w.write_header_to_file()
     w.write_kv_data_to_file()

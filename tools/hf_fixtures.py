@@ -3,7 +3,8 @@
 
 Builds tiny random models with transformers -- Qwen2ForCausalLM (q/k/v biases, tied embeddings),
 LlamaForCausalLM (no biases, untied LM head), Qwen3ForCausalLM (per-head q/k RMSNorm, head_dim
-not hidden/heads) and Qwen3MoeForCausalLM (top-k experts; qwen3_moe()) -- saves each with save_pretrained (safetensors,
+not hidden/heads), Qwen3MoeForCausalLM (top-k experts; qwen3_moe()) and Gemma3ForCausalLM
+(sandwich norms, GeGLU, sliding-window and global layers; gemma3()) -- saves each with save_pretrained (safetensors,
 f32), and records for one fixed ragged batch:
   logits   (B, T, V)   full forward, eager attention, right padding
   logp     (B, T-1)    log p(ids[:, t+1] | ids[:, :t+1]) at temperature TEMPERATURE
@@ -21,8 +22,9 @@ import pathlib
 
 import torch
 from safetensors.torch import save_file
-from transformers import (LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM,
-                          Qwen3Config, Qwen3ForCausalLM, Qwen3MoeConfig, Qwen3MoeForCausalLM)
+from transformers import (Gemma3ForCausalLM, Gemma3TextConfig, LlamaConfig, LlamaForCausalLM,
+                          Qwen2Config, Qwen2ForCausalLM, Qwen3Config, Qwen3ForCausalLM,
+                          Qwen3MoeConfig, Qwen3MoeForCausalLM)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "tpu-backend/src/test/resources/hf"
@@ -45,12 +47,14 @@ PROMPT_LEN = 3  # response mask covers predicted positions >= PROMPT_LEN
 GREEDY_TOKENS = 8
 
 
-def randomise(model, seed):
+def randomise(model, seed, norm_offset=0.0):
+    """Norm scales uniform in [0.5, 1.5): stored as they are, or less norm_offset where the model
+    scales by (norm_offset + w) (Gemma's (1 + w)); other weights N(0, 0.15^2)."""
     gen = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, p in model.named_parameters():
             if "norm" in name:
-                p.copy_(0.5 + torch.rand(p.shape, generator=gen))
+                p.copy_(0.5 - norm_offset + torch.rand(p.shape, generator=gen))
             else:
                 p.copy_(0.15 * torch.randn(p.shape, generator=gen))
 
@@ -145,6 +149,35 @@ def qwen3_moe():
         record(name, model.float(), greedy=True)
 
 
+def gemma3():
+    """Gemma 3 text. gemma3-tiny: a 4-token window (shorter than the 10-token rows, so the window
+    masks keys), blocks sliding, global, sliding; the global rotary scaled linearly by 2 and the
+    local base its own; scores scaled by query_pre_attn_scalar (not head_dim); logits soft-capped
+    below their largest value, where tanh bends (attn_logit_softcapping is set too, and Gemma 3's
+    attention does not apply it); the tied head.
+    gemma3-pattern-tiny: what llama.cpp's gemma3 can hold (tools/gguf_family_fixtures.py converts
+    it): six blocks of the default pattern (the sixth global), the local base 10000, scores scaled
+    by head_dim, a linear global scaling of 8."""
+    common = {k: v for k, v in COMMON.items() if k != "hidden_act"}
+    shapes = dict(head_dim=16, hidden_activation="gelu_pytorch_tanh", tie_word_embeddings=True,
+                  attention_bias=False, attn_implementation="eager", torch_dtype="float32")
+    local = {"rope_type": "default", "rope_theta": 10_000.0}
+    for name, seed, factor, extra in (
+            ("gemma3-tiny", 6, 2.0, dict(
+                num_hidden_layers=3, sliding_window=4, query_pre_attn_scalar=24,
+                attn_logit_softcapping=2.0, final_logit_softcapping=3.0,
+                layer_types=["sliding_attention", "full_attention", "sliding_attention"])),
+            ("gemma3-pattern-tiny", 7, 8.0, dict(
+                num_hidden_layers=6, sliding_window=3, query_pre_attn_scalar=16))):
+        rope = {"full_attention": {"rope_type": "linear", "factor": factor,
+                                   "rope_theta": 1_000_000.0},
+                "sliding_attention": dict(local)}
+        model = Gemma3ForCausalLM(Gemma3TextConfig(**(common | extra), rope_parameters=rope,
+                                                   **shapes))
+        randomise(model, seed, norm_offset=1.0)
+        record(name, model.float(), greedy=True)
+
+
 def adamw_fixture():
     """torch.optim.AdamW + clip_grad_norm_ over three steps (the last one with a large gradient
     that clipping scales down), for the Java AdamW program."""
@@ -189,6 +222,7 @@ def main():
     randomise(qwen3, 3)
     record("qwen3-tiny", qwen3.float(), greedy=True)
     qwen3_moe()
+    gemma3()
 
 
 if __name__ == "__main__":

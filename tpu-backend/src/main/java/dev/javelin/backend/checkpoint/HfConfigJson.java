@@ -37,9 +37,18 @@ public final class HfConfigJson {
     if (root.path("use_sliding_window").asBoolean(false)) {
       throw new IllegalArgumentException(where + ": use_sliding_window=true is not supported");
     }
-    String act = root.path("hidden_act").asText("silu");
-    if (!act.equals("silu")) {
-      throw new IllegalArgumentException(where + ": hidden_act '" + act + "' (only silu)");
+    var activation = type.activation();
+    String act = root.path(activation.getKey()).asText(activation.getValue());
+    if (!act.equals(activation.getValue())) {
+      throw new IllegalArgumentException(
+          where
+              + ": "
+              + activation.getKey()
+              + " '"
+              + act
+              + "' (only "
+              + activation.getValue()
+              + ")");
     }
     if (root.path("mlp_bias").asBoolean(false)) {
       throw new IllegalArgumentException(where + ": mlp_bias=true is not supported");
@@ -58,7 +67,7 @@ public final class HfConfigJson {
         heads,
         kvHeads,
         headDim,
-        ropeTheta(root, where),
+        ropeTheta(root, type, where),
         root.path("rms_norm_eps").asDouble(1e-6),
         root.path("tie_word_embeddings").asBoolean(type.impliedTiedHead()),
         bias,
@@ -92,14 +101,20 @@ public final class HfConfigJson {
                         + Architectures.modelTypes()));
   }
 
-  /** transformers ≥ 5 nests θ in rope_parameters; older configs have rope_theta + rope_scaling. */
-  private static double ropeTheta(JsonNode root, String where) {
+  /**
+   * transformers ≥ 5 nests θ in rope_parameters (per layer type where the layers differ: the global
+   * layers' is θ); older configs have rope_theta + rope_scaling.
+   */
+  private static double ropeTheta(JsonNode root, Architecture type, String where) {
     JsonNode params = root.get("rope_parameters");
+    if (params != null && params.path("full_attention").isObject()) {
+      params = params.get("full_attention");
+    }
     JsonNode scaling = root.get("rope_scaling");
     JsonNode variant = params != null && params.isObject() ? params : scaling;
     if (variant != null && variant.isObject()) {
       String kind = variant.path("rope_type").asText(variant.path("type").asText("default"));
-      if (!kind.equals("default")) {
+      if (!kind.equals("default") && !type.readsRopeScaling()) {
         throw new IllegalArgumentException(
             where + ": rope_type '" + kind + "' is not supported (only default rotary)");
       }
@@ -138,7 +153,7 @@ public final class HfConfigJson {
     o.put("num_attention_heads", c.heads());
     o.put("num_key_value_heads", c.kvHeads());
     o.put("head_dim", c.headDim());
-    o.put("hidden_act", "silu");
+    o.put(c.architecture().activation().getKey(), c.architecture().activation().getValue());
     o.put("rms_norm_eps", c.rmsNormEps());
     o.put("rope_theta", c.ropeTheta());
     o.put("tie_word_embeddings", c.tieWordEmbeddings());
@@ -149,6 +164,8 @@ public final class HfConfigJson {
     c.architecture().configFields().forEach((k, v) -> o.set(k, m.valueToTree(v)));
     return o;
   }
+
+  private static final JsonNode EMPTY = new ObjectMapper().createObjectNode();
 
   /** The config.json fields a family reads for itself. */
   private record Fields(JsonNode root, String where) implements ConfigFields {
@@ -181,20 +198,50 @@ public final class HfConfigJson {
     }
 
     @Override
+    public String text(String key, String fallback) {
+      return value(key, fallback, JsonNode::isTextual, JsonNode::asText, "a string");
+    }
+
+    @Override
+    public boolean has(String key) {
+      return root.hasNonNull(key);
+    }
+
+    @Override
+    public ConfigFields section(String key) {
+      JsonNode v = root.get(key);
+      if (v != null && !v.isNull() && !v.isObject()) {
+        throw new IllegalArgumentException(where + ": '" + key + "' must be an object");
+      }
+      return new Fields(v == null || v.isNull() ? EMPTY : v, where + " " + key);
+    }
+
+    @Override
+    public List<String> texts(String key) {
+      return list(key, JsonNode::isTextual, JsonNode::asText, "strings");
+    }
+
+    @Override
     public List<Integer> integers(String key) {
+      return list(key, JsonNode::canConvertToInt, JsonNode::asInt, "integers");
+    }
+
+    /** The list under key as get reads its elements; empty when absent or null. */
+    private <T> List<T> list(
+        String key, Predicate<JsonNode> ok, Function<JsonNode, T> get, String what) {
       JsonNode v = root.get(key);
       if (v == null || v.isNull()) {
         return List.of();
       }
-      List<Integer> out = new ArrayList<>();
+      List<T> out = new ArrayList<>();
       for (JsonNode e : v) {
-        if (!e.canConvertToInt()) {
-          throw new IllegalArgumentException(where + ": '" + key + "' must list integers");
+        if (!ok.test(e)) {
+          throw new IllegalArgumentException(where + ": '" + key + "' must list " + what);
         }
-        out.add(e.asInt());
+        out.add(get.apply(e));
       }
       if (!v.isArray()) {
-        throw new IllegalArgumentException(where + ": '" + key + "' must be a list of integers");
+        throw new IllegalArgumentException(where + ": '" + key + "' must be a list of " + what);
       }
       return out;
     }

@@ -14,7 +14,8 @@ import java.util.function.Predicate;
  * targets) and how the block is composed. Everything else asks it; {@link Architectures} lists the
  * families. Adding one is a new implementation plus its tests.
  */
-public sealed interface Architecture permits LlamaFamily, Qwen3Family, Qwen3MoeFamily {
+public sealed interface Architecture
+    permits LlamaFamily, Qwen3Family, Qwen3MoeFamily, Gemma3Family {
 
   /** The Hugging Face {@code config.json} {@code model_type}. */
   String modelType();
@@ -44,6 +45,29 @@ public sealed interface Architecture permits LlamaFamily, Qwen3Family, Qwen3MoeF
 
   /** How a block is put together from the parts {@link DecoderModel} has. */
   Block block();
+
+  /** The rotary bases of c's blocks; {@link #attention} says which one each block uses. */
+  default List<RopeTable.Rope> ropes(ModelConfig c) {
+    return List.of(new RopeTable.Rope(c.ropeTheta(), 1));
+  }
+
+  /** What block {@code layer}'s attention sees: every earlier token, with the first rotary base. */
+  default LayerAttention attention(int layer) {
+    return LayerAttention.GLOBAL;
+  }
+
+  /**
+   * Whether the family reads a config.json's rotary scaling itself ({@link #configured}); for the
+   * others anything but the default rotary is refused.
+   */
+  default boolean readsRopeScaling() {
+    return false;
+  }
+
+  /** The config.json key naming the MLP's activation, and its value (the only one supported). */
+  default Map.Entry<String, String> activation() {
+    return Map.entry("hidden_act", "silu");
+  }
 
   /** The tensors of one block, in layout order, named relative to {@code model.layers.{i}.}. */
   List<LayerTensor> layerTensors(ModelConfig c);
@@ -94,8 +118,54 @@ public sealed interface Architecture permits LlamaFamily, Qwen3Family, Qwen3MoeF
    * A block's composition.
    *
    * @param qkNorm per-head RMSNorm of queries and keys before the rotary embedding (Qwen3)
+   * @param sandwichNorms the attention's and the feed-forward's outputs are RMS-normed before they
+   *     join the residual stream, and the feed-forward has a norm of its own (Gemma)
+   * @param normOffset added to every RMSNorm scale: 1 where a checkpoint stores w of {@code (1 +
+   *     w)} (Gemma), else 0
+   * @param embedScale the embeddings are multiplied by {@code sqrt(hidden)} (Gemma)
+   * @param queryPreAttnScalar scores are scaled by {@code 1/sqrt} of this; 0: of the head width
+   * @param finalSoftcap logits z become {@code cap · tanh(z / cap)}; 0: none
    */
-  record Block(boolean qkNorm) {}
+  record Block(
+      boolean qkNorm,
+      boolean sandwichNorms,
+      double normOffset,
+      boolean embedScale,
+      double queryPreAttnScalar,
+      double finalSoftcap) {
+    /** Llama: pre-norm, no q/k norms. */
+    public static final Block PRE_NORM = new Block(false, false, 0, false, 0, 0);
+
+    /** Qwen3: the Llama block with per-head q/k norms. */
+    public static final Block QK_NORM = new Block(true, false, 0, false, 0, 0);
+
+    public Block {
+      if (queryPreAttnScalar < 0 || finalSoftcap < 0) {
+        throw new IllegalArgumentException(
+            "query_pre_attn_scalar and the soft cap must be >= 0, got "
+                + queryPreAttnScalar
+                + ", "
+                + finalSoftcap);
+      }
+    }
+  }
+
+  /**
+   * What one block's attention sees.
+   *
+   * @param window a query sees the keys fewer than this many positions back (sliding-window
+   *     attention); 0: every earlier key
+   * @param rope which of {@link #ropes} rotates its queries and keys
+   */
+  record LayerAttention(int window, int rope) {
+    public static final LayerAttention GLOBAL = new LayerAttention(0, 0);
+
+    public LayerAttention {
+      if (window < 0 || rope < 0) {
+        throw new IllegalArgumentException("window and rope must be >= 0: " + window + ", " + rope);
+      }
+    }
+  }
 
   /** How tensor parallelism (Megatron layout, weights (out, in)) splits a tensor. */
   enum TpSplit {

@@ -9,7 +9,12 @@ public final class Architectures {
 
   /** Every family, in the order messages list them. */
   public static final List<Architecture> ALL =
-      List.of(LlamaFamily.LLAMA, LlamaFamily.QWEN2, Qwen3Family.QWEN3, Qwen3MoeFamily.QWEN3_MOE);
+      List.of(
+          LlamaFamily.LLAMA,
+          LlamaFamily.QWEN2,
+          Qwen3Family.QWEN3,
+          Qwen3MoeFamily.QWEN3_MOE,
+          Gemma3Family.GEMMA3);
 
   /** The {@code model_type}s, for messages and recipe key validation. */
   public static List<String> modelTypes() {

@@ -5,6 +5,9 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op.Direction;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.IntFunction;
 
 /** Additive attention biases (0 = attend, {@link DecoderModel#MASKED} = masked) built in-graph. */
 public final class AttentionMasks {
@@ -38,5 +41,32 @@ public final class AttentionMasks {
   public static Node keys(GraphBuilder g, Node mask, Shape out) {
     Node bias = g.mul(g.sub(mask, g.full(mask, 1)), g.full(mask, -DecoderModel.MASKED));
     return g.broadcastInDim(bias, out, 0, 2);
+  }
+
+  /**
+   * Each block's bias: {@code bias} (B, T, S), narrowed to its sliding window in blocks that have
+   * one ({@link Architecture#attention}). queryPos (B, T) and keyPos (B, S) are the i32 positions
+   * of queries and keys. Every window's bias is built here, before the blocks, so none is made
+   * inside a block's recomputation segment.
+   */
+  public static IntFunction<Node> perLayer(
+      GraphBuilder g, ModelConfig c, Node bias, Node queryPos, Node keyPos) {
+    Map<Integer, Node> byWindow = new HashMap<>();
+    byWindow.put(0, bias);
+    for (int i = 0; i < c.layers(); i++) {
+      int w = c.architecture().attention(i).window();
+      byWindow.computeIfAbsent(w, x -> window(g, bias, queryPos, keyPos, x));
+    }
+    return layer -> byWindow.get(c.architecture().attention(layer).window());
+  }
+
+  /**
+   * {@code bias} (B, T, S) where the key is fewer than {@code window} positions back, else masked.
+   */
+  public static Node window(GraphBuilder g, Node bias, Node queryPos, Node keyPos, int window) {
+    Shape s = bias.shape();
+    Node back = g.sub(g.broadcastInDim(queryPos, s, 0, 1), g.broadcastInDim(keyPos, s, 0, 2));
+    Node near = g.compare(back, g.constant(window, DType.I32, s), Direction.LT);
+    return g.select(near, bias, g.constant(DecoderModel.MASKED, bias.dtype(), s));
   }
 }

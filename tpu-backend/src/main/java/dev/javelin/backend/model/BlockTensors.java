@@ -17,6 +17,8 @@ final class BlockTensors {
   // Module paths inside a block (HF names less model.layers.{i}. and .weight/.bias).
   static final String INPUT_NORM = "input_layernorm";
   static final String POST_ATTENTION_NORM = "post_attention_layernorm";
+  static final String PRE_FEEDFORWARD_NORM = "pre_feedforward_layernorm";
+  static final String POST_FEEDFORWARD_NORM = "post_feedforward_layernorm";
   static final String Q_PROJ = "self_attn.q_proj";
   static final String K_PROJ = "self_attn.k_proj";
   static final String V_PROJ = "self_attn.v_proj";
@@ -80,6 +82,23 @@ final class BlockTensors {
     out.addAll(attention(c, between));
     out.add(norm(POST_ATTENTION_NORM, c.hidden(), "ffn_norm"));
     out.addAll(ffn);
+    return List.copyOf(out);
+  }
+
+  /**
+   * The sandwich block (Gemma): norm, attention with q/k norms, norm of its output, norm, gated
+   * MLP, norm of its output. {@code post_attention_layernorm} here normalises the attention's
+   * output (llama.cpp: {@code attn_post_norm}), not the MLP's input as in the pre-norm block.
+   */
+  static List<LayerTensor> sandwichBlock(ModelConfig c) {
+    int d = c.hidden();
+    List<LayerTensor> out = new ArrayList<>();
+    out.add(norm(INPUT_NORM, d, "attn_norm"));
+    out.addAll(attention(c, qkNorms(c)));
+    out.add(norm(POST_ATTENTION_NORM, d, "post_attention_norm"));
+    out.add(norm(PRE_FEEDFORWARD_NORM, d, "ffn_norm"));
+    out.addAll(gatedMlp(c));
+    out.add(norm(POST_FEEDFORWARD_NORM, d, "post_ffw_norm"));
     return List.copyOf(out);
   }
 

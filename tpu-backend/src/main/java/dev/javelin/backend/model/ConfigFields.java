@@ -17,4 +17,16 @@ public interface ConfigFields {
 
   /** A list of integers; empty when the key is absent or null. */
   List<Integer> integers(String key);
+
+  /** A string; fallback when the key is absent or null. */
+  String text(String key, String fallback);
+
+  /** A list of strings; empty when the key is absent or null. */
+  List<String> texts(String key);
+
+  /** Whether the key is present with a value other than null. */
+  boolean has(String key);
+
+  /** The fields of the object under key (config.json nests some); empty when absent or null. */
+  ConfigFields section(String key);
 }

@@ -5,6 +5,8 @@ import static dev.javelin.backend.model.BlockTensors.K_NORM;
 import static dev.javelin.backend.model.BlockTensors.K_PROJ;
 import static dev.javelin.backend.model.BlockTensors.O_PROJ;
 import static dev.javelin.backend.model.BlockTensors.POST_ATTENTION_NORM;
+import static dev.javelin.backend.model.BlockTensors.POST_FEEDFORWARD_NORM;
+import static dev.javelin.backend.model.BlockTensors.PRE_FEEDFORWARD_NORM;
 import static dev.javelin.backend.model.BlockTensors.Q_NORM;
 import static dev.javelin.backend.model.BlockTensors.Q_PROJ;
 import static dev.javelin.backend.model.BlockTensors.V_PROJ;
@@ -15,14 +17,18 @@ import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The decoder written as a graph: {@code h = embed(ids)}; per layer {@code h += o(attn(rope(qn(q(n1
  * h))), rope(kn(k(n1 h))), v(n1 h)))} and {@code h += down(silu(gate(n2 h)) · up(n2 h))}; then
  * {@code norm(h) W_head^T}. The {@link Architecture}'s {@link Architecture.Block} says which parts
- * a block has (qn, kn: per-head q/k RMSNorm), and its {@link FeedForward} of each block replaces
- * the gated MLP where it is another (a Mixture-of-Experts layer). Attention is causal grouped-query
- * attention with an additive bias that carries the causal and padding masks.
+ * a block has (qn, kn: per-head q/k RMSNorm; sandwich norms of the attention's and feed-forward's
+ * outputs; scaled embeddings; RMSNorm scales stored as an offset from 1), its {@link FeedForward}
+ * of each block replaces the gated MLP where it is another (a Mixture-of-Experts layer), and its
+ * {@link Architecture.LayerAttention} of each block picks the rotary table and the sliding window.
+ * Attention is causal grouped-query attention with an additive bias that carries the causal,
+ * padding and window masks.
  */
 public final class DecoderModel {
   /** Added to masked attention scores; exp underflows to exactly 0 in f32. */
@@ -45,12 +51,19 @@ public final class DecoderModel {
    * Final hidden states (B, T, D), after the last RMSNorm.
    *
    * @param ids token ids (B, T) i32
-   * @param cos rotary cosines gathered at each token's position (B, T, Dh/2)
-   * @param sin rotary sines (B, T, Dh/2)
-   * @param bias additive attention bias (B, T, S): 0 where attending is allowed
+   * @param cos rotary cosines gathered at each token's position (B, T, {@link RopeTable#width})
+   * @param sin rotary sines (B, T, {@link RopeTable#width})
+   * @param bias each block's additive attention bias (B, T, S): 0 where attending is allowed
+   *     ({@link AttentionMasks#perLayer})
    */
   public Node hidden(
-      GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Node bias, KvPolicy kv) {
+      GraphBuilder g,
+      ModelWeights w,
+      Node ids,
+      Node cos,
+      Node sin,
+      IntFunction<Node> bias,
+      KvPolicy kv) {
     return hidden(g, w, ids, cos, sin, dense(bias, kv));
   }
 
@@ -64,30 +77,48 @@ public final class DecoderModel {
     Node attend(GraphBuilder g, int layer, Node q, Node k, Node v);
   }
 
-  /** Each row attends within itself under {@code bias} (B, T, S), keys and values through kv. */
-  public Attention dense(Node bias, KvPolicy kv) {
+  /**
+   * Each row attends within itself under its block's {@code bias} (B, T, S), keys and values
+   * through kv.
+   */
+  public Attention dense(IntFunction<Node> bias, KvPolicy kv) {
     return (g, layer, q, k, v) -> {
       KvPolicy.Kv kvs = kv.apply(layer, g.transpose(k, 0, 2, 1, 3), g.transpose(v, 0, 2, 1, 3));
-      return attention(g, g.transpose(q, 0, 2, 1, 3), kvs.keys(), kvs.values(), bias);
+      return attention(g, g.transpose(q, 0, 2, 1, 3), kvs.keys(), kvs.values(), bias.apply(layer));
     };
   }
 
   /**
-   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, Node, KvPolicy)} with any
-   * layout.
+   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, IntFunction, KvPolicy)} with
+   * any layout.
    */
   public Node hidden(
       GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
-    Node h = g.gather(w.get(WeightSpec.EMBED), ids); // (B, T, D)
+    Node h = embed(g, w, ids); // (B, T, D)
     for (int i = 0; i < c.layers(); i++) {
       // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
       g.beginSegment();
-      h = g.add(h, attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout));
-      Node x = norm(g, w, i, POST_ATTENTION_NORM, h);
-      h = g.add(h, c.architecture().feedForward(i).apply(g, w, i, x, routerLogits));
+      Node a = attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout);
+      h = g.add(h, joining(g, w, i, POST_ATTENTION_NORM, a));
+      Node x = norm(g, w, i, block.sandwichNorms() ? PRE_FEEDFORWARD_NORM : POST_ATTENTION_NORM, h);
+      Node f = c.architecture().feedForward(i).apply(g, w, i, x, routerLogits);
+      h = g.add(h, joining(g, w, i, POST_FEEDFORWARD_NORM, f));
       g.endSegment(h);
     }
-    return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
+    return rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM));
+  }
+
+  /**
+   * A part's output as it joins the residual stream: normed by {@code path} in a sandwich block.
+   */
+  private Node joining(GraphBuilder g, ModelWeights w, int i, String path, Node out) {
+    return block.sandwichNorms() ? norm(g, w, i, path, out) : out;
+  }
+
+  /** The embeddings of ids, times {@code sqrt(D)} rounded to their type where the block says. */
+  private Node embed(GraphBuilder g, ModelWeights w, Node ids) {
+    Node e = g.gather(w.get(WeightSpec.EMBED), ids);
+    return block.embedScale() ? g.mul(e, g.full(e, Math.sqrt(c.hidden()))) : e;
   }
 
   /** Logits (..., V) of final hidden states (..., D); f32 for bf16 weights (log-probs in f32). */
@@ -102,7 +133,8 @@ public final class DecoderModel {
   public Node logits(GraphBuilder g, ModelWeights w, Node hidden, int from, int to) {
     Node head = c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
     Node rows = to - from == c.vocabSize() ? head : g.sliceAxis(head, 0, from, to);
-    return NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
+    Node logits = NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
+    return NeuralOps.softcap(g, logits, block.finalSoftcap());
   }
 
   /**
@@ -119,8 +151,20 @@ public final class DecoderModel {
     Node q = headNorm(g, w, i, Q_NORM, project(g, w, i, Q_PROJ, x, c.heads(), t)); // B,T,H,Dh
     Node k = headNorm(g, w, i, K_NORM, project(g, w, i, K_PROJ, x, c.kvHeads(), t));
     Node v = project(g, w, i, V_PROJ, x, c.kvHeads(), t);
-    Node out = layout.attend(g, i, rotate(g, q, cos, sin), rotate(g, k, cos, sin), v); // (B,T,HDh)
+    int rope = c.architecture().attention(i).rope();
+    Node qr = rotate(g, q, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope));
+    Node kr = rotate(g, k, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope));
+    Node out = layout.attend(g, i, qr, kr, v); // (B,T,H·Dh)
     return w.linear(g, i, O_PROJ, out);
+  }
+
+  /** The columns of rotary base {@code rope} of a gathered table (B, T, R·Dh/2). */
+  private Node ropeColumns(GraphBuilder g, Node table, int rope) {
+    if (c.architecture().ropes(c).size() == 1) {
+      return table;
+    }
+    int half = c.headDim() / 2;
+    return g.sliceAxis(table, table.shape().rank() - 1, rope * half, (rope + 1) * half);
   }
 
   private Node project(
@@ -136,7 +180,11 @@ public final class DecoderModel {
 
   /** The RMSNorm {@code path} of block i over x's last axis. */
   private Node norm(GraphBuilder g, ModelWeights w, int i, String path, Node x) {
-    return NeuralOps.rmsNorm(g, x, w.layer(i, path + ".weight"), c.rmsNormEps());
+    return rmsNorm(g, x, w.layer(i, path + ".weight"));
+  }
+
+  private Node rmsNorm(GraphBuilder g, Node x, Node scale) {
+    return NeuralOps.rmsNorm(g, x, scale, c.rmsNormEps(), block.normOffset());
   }
 
   /**
@@ -174,7 +222,8 @@ public final class DecoderModel {
     int hkv = c.kvHeads();
     int grp = c.groupSize();
     int dh = c.headDim();
-    Node qs = g.mul(q, g.full(q, 1.0 / Math.sqrt(dh)));
+    double scalar = block.queryPreAttnScalar() > 0 ? block.queryPreAttnScalar() : dh;
+    Node qs = g.mul(q, g.full(q, 1.0 / Math.sqrt(scalar)));
     Node q4 = g.reshape(qs, b, hkv, grp * t, dh);
     int[] batch = {0, 1};
     DType wide = NeuralOps.wide(q.dtype());

@@ -19,9 +19,13 @@ public sealed interface FeedForward permits FeedForward.GatedMlp, MoeFeedForward
    */
   Node apply(GraphBuilder g, ModelWeights w, int layer, Node x, List<Node> routerLogits);
 
-  /** {@code down(silu(gate(x)) · up(x))}. */
+  /**
+   * {@code down(act(gate(x)) · up(x))}: SwiGLU (act = SiLU) or GeGLU (act = GELU, tanh
+   * approximation).
+   */
   enum GatedMlp implements FeedForward {
-    SWIGLU;
+    SWIGLU,
+    GEGLU;
 
     @Override
     public List<Architecture.LayerTensor> tensors(ModelConfig c) {
@@ -32,7 +36,8 @@ public sealed interface FeedForward permits FeedForward.GatedMlp, MoeFeedForward
     public Node apply(GraphBuilder g, ModelWeights w, int i, Node x, List<Node> routerLogits) {
       Node gate = w.linear(g, i, BlockTensors.GATE_PROJ, x);
       Node up = w.linear(g, i, BlockTensors.UP_PROJ, x);
-      return w.linear(g, i, BlockTensors.DOWN_PROJ, g.mul(NeuralOps.silu(g, gate), up));
+      Node act = this == SWIGLU ? NeuralOps.silu(g, gate) : NeuralOps.geluTanh(g, gate);
+      return w.linear(g, i, BlockTensors.DOWN_PROJ, g.mul(act, up));
     }
   }
 }

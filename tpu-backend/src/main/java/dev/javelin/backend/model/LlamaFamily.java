@@ -49,7 +49,7 @@ public enum LlamaFamily implements Architecture {
 
   @Override
   public Block block() {
-    return new Block(false);
+    return Block.PRE_NORM;
   }
 
   @Override

@@ -27,9 +27,15 @@ public final class NeuralOps {
    * f32 and the result rounded back to bf16.
    */
   public static Node rmsNorm(GraphBuilder g, Node input, Node weight, double eps) {
+    return rmsNorm(g, input, weight, eps, 0);
+  }
+
+  /** RMSNorm with the scale {@code w + offset} (Gemma's {@code (1 + w)}: offset 1). */
+  public static Node rmsNorm(GraphBuilder g, Node input, Node weight, double eps, double offset) {
     DType io = input.dtype();
     Node x = g.convert(input, wide(io));
-    Node w = g.convert(weight, wide(io));
+    Node stored = g.convert(weight, wide(io));
+    Node w = offset == 0 ? stored : g.add(stored, g.full(stored, offset));
     Shape s = x.shape();
     int last = s.rank() - 1;
     Node sumSq = g.reduceSum(g.mul(x, x), last); // (...)
@@ -59,6 +65,19 @@ public final class NeuralOps {
   /** SiLU: {@code x · σ(x)}. */
   public static Node silu(GraphBuilder g, Node x) {
     return g.mul(x, g.logistic(x));
+  }
+
+  /** GELU, tanh approximation: {@code x/2 · (1 + tanh(sqrt(2/π) · (x + 0.044715 x³)))}. */
+  public static Node geluTanh(GraphBuilder g, Node x) {
+    Node cube = g.mul(g.mul(x, x), x);
+    Node inner = g.add(x, g.mul(cube, g.full(x, 0.044715)));
+    Node t = g.tanh(g.mul(inner, g.full(x, Math.sqrt(2 / Math.PI))));
+    return g.mul(g.mul(x, g.full(x, 0.5)), g.add(t, g.full(x, 1)));
+  }
+
+  /** Soft-capping: {@code cap · tanh(x / cap)}, x itself when cap is 0. */
+  public static Node softcap(GraphBuilder g, Node x, double cap) {
+    return cap == 0 ? x : g.mul(g.tanh(g.mul(x, g.full(x, 1 / cap))), g.full(x, cap));
   }
 
   /** Softmax over the last axis, max-shifted for stability. */

@@ -22,7 +22,7 @@ public enum Qwen3Family implements Architecture {
 
   @Override
   public Block block() {
-    return new Block(true);
+    return Block.QK_NORM;
   }
 
   @Override

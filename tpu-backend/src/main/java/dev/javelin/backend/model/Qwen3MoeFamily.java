@@ -69,7 +69,7 @@ public record Qwen3MoeFamily(
 
   @Override
   public Block block() {
-    return new Block(true);
+    return Block.QK_NORM;
   }
 
   /** The tensors of a routed block. */

@@ -12,8 +12,10 @@ import dev.javelin.backend.model.KvPolicy;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
+import dev.javelin.backend.model.RopeTable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Builders of the static-shape programs the framework runs. Parameters are the weights (HF names,
@@ -101,10 +103,16 @@ public final class ModelPrograms {
     Node ids = g.parameter(INPUT_IDS, DType.I32, Shape.of(b, t));
     Node pos = g.parameter(POSITIONS, DType.I32, Shape.of(b, t));
     Node mask = g.parameter(ATTENTION_MASK, dtype, Shape.of(b, t));
-    Shape table = Shape.of(p, c.headDim() / 2);
+    Shape table = Shape.of(p, RopeTable.width(c));
     Node cosT = g.parameter(ROPE_COS, dtype, table);
     Node sinT = g.parameter(ROPE_SIN, dtype, table);
     return new Inputs(w, w, ids, pos, mask, g.gather(cosT, pos), g.gather(sinT, pos));
+  }
+
+  /** Each block's causal and padding bias (B, T, T), within its window where it has one. */
+  static IntFunction<Node> causal(GraphBuilder g, ModelConfig c, Inputs in) {
+    Node bias = AttentionMasks.causal(g, in.mask());
+    return AttentionMasks.perLayer(g, c, bias, in.positions(), in.positions());
   }
 
   /** Logits (B, T, V) of a right- or left-padded batch. Output: [logits]. */
@@ -115,8 +123,8 @@ public final class ModelPrograms {
 
   static Node forwardLogits(GraphBuilder g, ModelConfig c, Inputs in) {
     DecoderModel m = new DecoderModel(c);
-    Node bias = AttentionMasks.causal(g, in.mask());
-    Node h = m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    Node h =
+        m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), causal(g, c, in), KvPolicy.SELF);
     return m.logits(g, in.compute(), h);
   }
 
@@ -161,8 +169,8 @@ public final class ModelPrograms {
    */
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
     DecoderModel m = new DecoderModel(c);
-    Node bias = AttentionMasks.causal(g, in.mask());
-    Node h = m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    Node h =
+        m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), causal(g, c, in), KvPolicy.SELF);
     return TokenStats.ofHidden(
         g,
         h,
@@ -209,15 +217,7 @@ public final class ModelPrograms {
           return new KvPolicy.Kv(k, v);
         };
     DecoderModel m = new DecoderModel(c);
-    Node h =
-        m.hidden(
-            g,
-            in.weights(),
-            in.ids(),
-            in.cos(),
-            in.sin(),
-            AttentionMasks.causal(g, in.mask()),
-            write);
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), causal(g, c, in), write);
     Node lengths = g.reduceSum(in.mask(), 1); // (B)
     Node rowStart = g.mul(g.iota(DType.F32, Shape.of(b), 0), g.full(lengths, t));
     Node last = g.convert(g.add(rowStart, g.sub(lengths, g.full(lengths, 1))), DType.I32);

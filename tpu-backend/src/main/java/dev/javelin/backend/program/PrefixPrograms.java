@@ -11,7 +11,9 @@ import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
+import dev.javelin.backend.model.RopeTable;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Log-probs of responses that share prompts ({@link PrefixBatch}), with each prompt run once.
@@ -74,7 +76,7 @@ public final class PrefixPrograms {
     int n = groups * p + b * r;
     Node positions = g.parameter(ModelPrograms.POSITIONS, DType.I32, Shape.of(n));
     Node scoreRows = g.parameter(SCORE_ROWS, DType.I32, Shape.of(b * r));
-    int half = c.headDim() / 2;
+    int half = RopeTable.width(c);
     Shape table = Shape.of(maxPos, half);
     Node cos = g.gather(g.parameter(ModelPrograms.ROPE_COS, DType.F32, table), positions);
     Node sin = g.gather(g.parameter(ModelPrograms.ROPE_SIN, DType.F32, table), positions);
@@ -83,7 +85,19 @@ public final class PrefixPrograms {
     Node ids =
         g.concatenate(0, List.of(g.reshape(prefixIds, groups * p), g.reshape(responseIds, b * r)));
     DecoderModel m = new DecoderModel(c);
-    Layout layout = new Layout(m, groups, p, b, r, prefixRow, prefixMask, responseMask);
+    Node promptPos = g.reshape(g.sliceAxis(positions, 0, 0, groups * p), groups, p);
+    Node responsePos = g.reshape(g.sliceAxis(positions, 0, groups * p, n), b, r);
+    Node promptBias = AttentionMasks.causal(g, prefixMask);
+    Layout layout =
+        new Layout(
+            m,
+            groups,
+            p,
+            b,
+            r,
+            prefixRow,
+            AttentionMasks.perLayer(g, c, promptBias, promptPos, promptPos),
+            responseBias(g, c, prefixRow, prefixMask, responseMask, promptPos, responsePos));
     Node h =
         m.hidden(
             g,
@@ -104,7 +118,32 @@ public final class PrefixPrograms {
     return g.build(st.logp(), st.entropy());
   }
 
-  /** Attention over the prompt rows and the response rows of one {@link PrefixBatch} shape. */
+  /**
+   * Each block's bias (B, R, P + R) of the responses: their prompt's real tokens, then the response
+   * causally, narrowed to the window in sliding blocks. Positions: prompts' (G, P), responses' (B,
+   * R).
+   */
+  private static IntFunction<Node> responseBias(
+      GraphBuilder g,
+      ModelConfig c,
+      Node prefixRow,
+      Node prefixMask,
+      Node responseMask,
+      Node promptPos,
+      Node responsePos) {
+    int b = responseMask.shape().dim(0);
+    int r = responseMask.shape().dim(1);
+    int p = prefixMask.shape().dim(1);
+    Node promptKeys = AttentionMasks.keys(g, g.gather(prefixMask, prefixRow), Shape.of(b, r, p));
+    Node bias = g.concatenate(2, List.of(promptKeys, AttentionMasks.causal(g, responseMask)));
+    Node keyPos = g.concatenate(1, List.of(g.gather(promptPos, prefixRow), responsePos));
+    return AttentionMasks.perLayer(g, c, bias, responsePos, keyPos);
+  }
+
+  /**
+   * Attention over the prompt rows and the response rows of one {@link PrefixBatch} shape, under
+   * each block's bias of the prompts (G, P, P) and of the responses (B, R, P + R).
+   */
   private record Layout(
       DecoderModel m,
       int groups,
@@ -112,8 +151,8 @@ public final class PrefixPrograms {
       int b,
       int r,
       Node prefixRow,
-      Node prefixMask,
-      Node responseMask) {
+      IntFunction<Node> promptBias,
+      IntFunction<Node> responseBias) {
 
     /** q (1, N, H, Dh), k and v (1, N, Hkv, Dh) → context (1, N, H·Dh). */
     Node attend(GraphBuilder g, int layer, Node q, Node k, Node v) {
@@ -121,12 +160,12 @@ public final class PrefixPrograms {
       int br = b * r;
       Node kp = heads(g, k, 0, groups, p); // (G, Hkv, P, Dh)
       Node vp = heads(g, v, 0, groups, p);
-      Node prompts =
-          m.attention(g, heads(g, q, 0, groups, p), kp, vp, AttentionMasks.causal(g, prefixMask));
+      Node prompts = m.attention(g, heads(g, q, 0, groups, p), kp, vp, promptBias.apply(layer));
       // each response sees its prompt's keys, then its own: (B, Hkv, P + R, Dh)
       Node keys = g.concatenate(2, List.of(g.gather(kp, prefixRow), heads(g, k, gp, b, r)));
       Node values = g.concatenate(2, List.of(g.gather(vp, prefixRow), heads(g, v, gp, b, r)));
-      Node responses = m.attention(g, heads(g, q, gp, b, r), keys, values, responseBias(g));
+      Node responses =
+          m.attention(g, heads(g, q, gp, b, r), keys, values, responseBias.apply(layer));
       int width = prompts.shape().dim(2);
       Node all =
           g.concatenate(0, List.of(g.reshape(prompts, gp, width), g.reshape(responses, br, width)));
@@ -139,12 +178,6 @@ public final class PrefixPrograms {
       int dh = x.shape().dim(3);
       Node part = g.sliceAxis(x, 1, from, from + rows * len);
       return g.transpose(g.reshape(part, rows, len, h, dh), 0, 2, 1, 3);
-    }
-
-    /** (B, R, P + R): the prompt's real tokens, then the response causally. */
-    private Node responseBias(GraphBuilder g) {
-      Node promptKeys = AttentionMasks.keys(g, g.gather(prefixMask, prefixRow), Shape.of(b, r, p));
-      return g.concatenate(2, List.of(promptKeys, AttentionMasks.causal(g, responseMask)));
     }
   }
 }

@@ -90,7 +90,8 @@ public final class SlotPrograms {
             in.ids(),
             in.cos(),
             in.sin(),
-            AttentionMasks.decode(g, visible),
+            AttentionMasks.perLayer(
+                g, c, AttentionMasks.decode(g, visible), g.reshape(in.positions(), b, 1), slots),
             update);
     List<Node> outs = new ArrayList<>();
     outs.add(m.logits(g, in.weights(), g.reshape(h, b, c.hidden())));

@@ -101,7 +101,7 @@ class PrefixBatchTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen2-tiny", "llama-tiny"})
+  @ValueSource(strings = {"qwen2-tiny", "llama-tiny", "gemma3-tiny"})
   void logProbsAndEntropiesEqualTheDenseLayout(String fixture) {
     HfFixture fx = HfFixture.load(fixture);
     Pairs pairs = Pairs.random(fx.config().vocabSize(), 7);
@@ -132,7 +132,7 @@ class PrefixBatchTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"qwen2-tiny", "llama-tiny"})
+  @ValueSource(strings = {"qwen2-tiny", "llama-tiny", "gemma3-tiny"})
   void gradientsEqualTheDenseLayout(String fixture) {
     assertGradientsEqualTheDenseLayout(fixture, DType.F32, 2e-3);
   }

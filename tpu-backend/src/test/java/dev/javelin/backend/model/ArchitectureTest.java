@@ -21,12 +21,14 @@ class ArchitectureTest {
 
   @Test
   void registryNamesEveryFamilyAndRefusesOthersListingThem() {
-    assertEquals(List.of("llama", "qwen2", "qwen3", "qwen3_moe"), Architectures.modelTypes());
+    assertEquals(
+        List.of("llama", "qwen2", "qwen3", "qwen3_moe", "gemma3_text"), Architectures.modelTypes());
     assertEquals(Qwen3Family.QWEN3, Architectures.byGguf("qwen3").orElseThrow());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Architectures.of("mamba"));
     assertEquals(
-        "model_type 'mamba' is not supported [llama, qwen2, qwen3, qwen3_moe]", e.getMessage());
+        "model_type 'mamba' is not supported [llama, qwen2, qwen3, qwen3_moe, gemma3_text]",
+        e.getMessage());
   }
 
   @Test

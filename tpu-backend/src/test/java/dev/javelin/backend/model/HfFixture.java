@@ -1,5 +1,7 @@
 package dev.javelin.backend.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.javelin.backend.Device;
@@ -8,6 +10,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
+import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.ModelPrograms;
@@ -97,6 +100,20 @@ public record HfFixture(ModelCheckpoint checkpoint, Map<String, Tensor> recorded
       p[i] = i % t;
     }
     return new Tensor.I32(Shape.of(b, t), p);
+  }
+
+  /**
+   * Writes {@code ck} as an HF directory of its own {@code model_type} into {@code dir} and checks
+   * that it loads back as itself: the same config, every weight bit-identical.
+   */
+  public static void assertWrittenBackAsItself(ModelCheckpoint ck, Path dir) {
+    ck.save(dir, ck.config().architecture().modelType(), StorageType.F32);
+    ModelCheckpoint back = ModelCheckpoint.load(dir);
+    assertEquals(ck.config(), back.config());
+    for (WeightSpec s : WeightSpec.layout(ck.config())) {
+      assertArrayEquals(
+          ck.weights().get(s.name()).data(), back.weights().get(s.name()).data(), s.name());
+    }
   }
 
   /** Uploads named inputs, runs the program and downloads its outputs. */

@@ -1,6 +1,5 @@
 package dev.javelin.backend.model;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,14 +69,7 @@ class Qwen3MoeFamilyTest {
 
   @Test
   void configJsonRoundTripsTheMoeFields() throws Exception {
-    Path dir = tmp.resolve("hf");
-    ModelCheckpoint ck = ModelCheckpoint.random(C, 1, 0.02);
-    ck.save(dir, "qwen3_moe", StorageType.F32);
-    ModelCheckpoint back = ModelCheckpoint.load(dir);
-    assertEquals(C, back.config());
-    for (WeightSpec s : WeightSpec.layout(C)) {
-      assertArrayEquals(ck.weights().get(s.name()).data(), back.weights().get(s.name()).data());
-    }
+    HfFixture.assertWrittenBackAsItself(ModelCheckpoint.random(C, 1, 0.02), tmp.resolve("hf"));
   }
 
   /**
@@ -91,12 +83,7 @@ class Qwen3MoeFamilyTest {
     Path dir =
         Path.of(
             System.getProperty("javelin.root"), "tpu-backend/target/hf-writeback/qwen3-moe-tiny");
-    ck.save(dir, "qwen3_moe", StorageType.F32);
-    ModelCheckpoint back = ModelCheckpoint.load(dir);
-    assertEquals(ck.config(), back.config());
-    for (WeightSpec s : WeightSpec.layout(ck.config())) {
-      assertArrayEquals(ck.weights().get(s.name()).data(), back.weights().get(s.name()).data());
-    }
+    HfFixture.assertWrittenBackAsItself(ck, dir);
   }
 
   /** The written directory has transformers' per-expert names and shapes, gate rows first. */

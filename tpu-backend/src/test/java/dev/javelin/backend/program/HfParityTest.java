@@ -29,7 +29,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HfParityTest {
   /** The fixtures of families beyond Llama/Qwen2 (FamilyParityTest holds them to 1e-5). */
   static final List<String> FAMILIES =
-      List.of("qwen3-tiny", "qwen3-moe-tiny", "qwen3-moe-routed-tiny");
+      List.of(
+          "qwen3-tiny",
+          "qwen3-moe-tiny",
+          "qwen3-moe-routed-tiny",
+          "gemma3-tiny",
+          "gemma3-pattern-tiny");
 
   /** Every checkpoint on the reference device (the oracle) and the fast CPU device. */
   static Stream<Arguments> cases() {

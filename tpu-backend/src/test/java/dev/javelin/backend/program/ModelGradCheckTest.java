@@ -16,7 +16,6 @@ import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
-import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.KvPolicy;
@@ -30,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -127,7 +127,7 @@ class ModelGradCheckTest {
     Node temp = g.parameter(ModelPrograms.TEMPERATURE, DType.F64, Shape.scalar());
     Node resp = g.parameter("response_mask", DType.F64, Shape.of(B, T - 1));
     DecoderModel m = new DecoderModel(c);
-    Node bias = AttentionMasks.causal(g, in.mask());
+    IntFunction<Node> bias = ModelPrograms.causal(g, c, in);
     Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
     TokenStats st =
         TokenStats.ofHidden(

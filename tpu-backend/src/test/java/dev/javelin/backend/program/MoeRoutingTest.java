@@ -9,7 +9,6 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
-import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.KvPolicy;
@@ -61,7 +60,7 @@ class MoeRoutingTest {
         in.ids(),
         in.cos(),
         in.sin(),
-        AttentionMasks.causal(g, in.mask()),
+        ModelPrograms.causal(g, c, in),
         KvPolicy.SELF);
     List<Node> outs = new ArrayList<>();
     for (Node logits : m.routerLogits()) {

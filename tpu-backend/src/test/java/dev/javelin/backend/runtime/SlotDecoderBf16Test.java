@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * bf16 decoding on the tiny config (5M parameters, random weights) against f32 decoding of the same
@@ -141,11 +143,13 @@ class SlotDecoderBf16Test {
 
   /**
    * Every bf16 program a sampler runs (shared-prompt prefill with its row gather, decode, a row
-   * prefill spliced in, compaction) on the cpu device against the reference device, qwen2-tiny.
+   * prefill spliced in, compaction) on the cpu device against the reference device, qwen2-tiny and
+   * gemma3-tiny (its 4-token window reached by the last steps).
    */
-  @Test
-  void bf16SlotProgramsMatchTheReferenceDevice() {
-    HfFixture fx = HfFixture.load("qwen2-tiny");
+  @ParameterizedTest
+  @ValueSource(strings = {"qwen2-tiny", "gemma3-tiny"})
+  void bf16SlotProgramsMatchTheReferenceDevice(String name) {
+    HfFixture fx = HfFixture.load(name);
     List<int[]> prompts =
         List.of(
             new int[] {5, 9, 2, 41}, new int[] {3, 3, 80}, new int[] {5, 9, 2, 41}, new int[] {7});
@@ -172,7 +176,7 @@ class SlotDecoderBf16Test {
       int[] at = {3, 2};
       boolean[] both = {true, true};
       worst = Math.max(worst, RelError.of(a.step(two, at, both), b.step(two, at, both), null));
-      System.out.printf("bf16 slot programs, cpu vs ref (qwen2-tiny): worst rel %.3g%n", worst);
+      System.out.printf("bf16 slot programs, cpu vs ref (%s): worst rel %.3g%n", name, worst);
       assertTrue(worst < REF_TOL, "bf16 decoding cpu vs ref: " + worst);
     }
   }

@@ -95,7 +95,7 @@ public final class GgufModel {
         } else if (permuted && s.name().contains("self_attn.k_proj")) {
           t = GgufNames.unpermuteRotary(t, c.kvHeads());
         }
-        w.put(s.name(), t);
+        w.put(s.name(), GgufNames.unshiftNorm(c, s.name(), t));
       }
       return new ModelCheckpoint(c, w);
     }
@@ -125,6 +125,27 @@ public final class GgufModel {
     @Override
     public List<Integer> integers(String key) {
       return List.of();
+    }
+
+    @Override
+    public String text(String key, String fallback) {
+      return f.metadata().get(key) instanceof String s ? s : fallback;
+    }
+
+    @Override
+    public List<String> texts(String key) {
+      return List.of();
+    }
+
+    @Override
+    public boolean has(String key) {
+      return f.metadata().get(key) != null;
+    }
+
+    /** GGUF metadata is flat: its keys carry their prefixes. */
+    @Override
+    public ConfigFields section(String key) {
+      throw new UnsupportedOperationException("GGUF metadata has no sections ('" + key + "')");
     }
   }
 

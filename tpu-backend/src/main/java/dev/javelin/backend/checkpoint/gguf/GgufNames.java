@@ -44,6 +44,24 @@ public final class GgufNames {
   }
 
   /**
+   * Undoes llama.cpp's shift of RMSNorm scales: for a family whose norms scale by {@code (offset +
+   * w)} (Gemma's {@code 1 + w}) its converter stores {@code w + offset} under every {@code
+   * *norm.weight}; other tensors are returned as they are. The f32 subtraction loses the low bits
+   * the addition did (at most half an ulp of the stored value).
+   */
+  public static Tensor.F32 unshiftNorm(ModelConfig c, String hfName, Tensor.F32 t) {
+    float offset = (float) c.architecture().block().normOffset();
+    if (offset == 0 || !hfName.endsWith("norm.weight")) {
+      return t;
+    }
+    float[] w = t.data().clone();
+    for (int i = 0; i < w.length; i++) {
+      w[i] -= offset;
+    }
+    return new Tensor.F32(t.shape(), w);
+  }
+
+  /**
    * Undoes llama.cpp's {@code permute(w, n_head)}: within each head, GGUF row {@code 2i + j} is
    * Hugging Face row {@code j·(Dh/2) + i} (pairs interleaved vs. halves split). Works on (rows,
    * cols) matrices and on (rows) bias vectors.
