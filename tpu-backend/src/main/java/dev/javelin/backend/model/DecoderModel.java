@@ -82,12 +82,34 @@ public final class DecoderModel {
     for (int i = 0; i < c.layers(); i++) {
       // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
       g.beginSegment();
-      h = g.add(h, attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout));
-      Node x = norm(g, w, i, POST_ATTENTION_NORM, h);
-      h = g.add(h, c.architecture().feedForward(i).apply(g, w, i, x, routerLogits));
+      h = block(g, w, i, h, cos, sin, layout);
       g.endSegment(h);
     }
+    return finalNorm(g, w, h);
+  }
+
+  /** The hidden states after block i of h (B, T, D) (its weights {@code w.layer(i, ...)}). */
+  Node block(GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
+    Node a = g.add(h, attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout));
+    Node x = norm(g, w, i, POST_ATTENTION_NORM, a);
+    return g.add(a, c.architecture().feedForward(i).apply(g, w, i, x, routerLogits));
+  }
+
+  Node finalNorm(GraphBuilder g, ModelWeights w, Node h) {
     return NeuralOps.rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM), c.rmsNormEps());
+  }
+
+  /**
+   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, Node, KvPolicy)} with {@link
+   * KvPolicy#SELF}, the blocks run by {@code layers}: unrolled, or as one loop over the layer
+   * weights stacked inside the program ({@link ScannedLayers}) where the model allows it.
+   */
+  public Node hidden(
+      GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Node bias, LayerLoop layers) {
+    if (layers == LayerLoop.SCANNED && ScannedLayers.supports(c, w)) {
+      return ScannedLayers.hidden(g, this, w, ids, cos, sin, bias);
+    }
+    return hidden(g, w, ids, cos, sin, bias, KvPolicy.SELF);
   }
 
   /** Logits (..., V) of final hidden states (..., D); f32 for bf16 weights (log-probs in f32). */
