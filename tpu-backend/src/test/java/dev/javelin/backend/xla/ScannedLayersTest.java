@@ -11,6 +11,7 @@ import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
@@ -21,9 +22,11 @@ import dev.javelin.backend.stablehlo.StableHloPrinter;
 import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.Tensors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -96,6 +99,43 @@ class ScannedLayersTest {
         () -> ModelPrograms.logProbs(c, B, T, c.maxPositions(), LoraConfig.NONE, DType.BF16),
         BF16_TOL);
     assertSame(c, () -> train(c, DType.BF16), BF16_TOL);
+  }
+
+  /**
+   * The trainer's host-loss split (forward with residuals, backward from cotangents of logp and
+   * entropy to weight gradients), under both rematerialisation policies the trainer uses.
+   */
+  @Test
+  void logProbsVjpSplitMatchesUnrolledOnEveryDevice() {
+    ModelConfig c = micro(3);
+    for (Remat remat : List.of(Remat.ELEMENTWISE, Remat.BLOCKS)) {
+      Supplier<VjpPrograms> build =
+          () ->
+              TrainPrograms.logProbsVjp(
+                  c, ModelPrograms.logProbs(c, B, T, c.maxPositions()), true, remat);
+      VjpPrograms unrolled = build.get();
+      VjpPrograms scan = scanned(build);
+      List<Tensor> args = ModelInputs.of(c, unrolled.forward(), T, 5);
+      for (Device d : List.of(ref, cpu, xla)) {
+        List<Tensor> expected = gradients(d, unrolled, args);
+        List<Tensor> actual = gradients(d, scan, args);
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+          String what = d.name() + " " + remat + " gradient " + i;
+          RelError.assertClose(what, expected.get(i), actual.get(i), TOL);
+        }
+      }
+    }
+  }
+
+  private static List<Tensor> gradients(Device d, VjpPrograms vjp, List<Tensor> args) {
+    List<Tensor> results = run(d, vjp.forward(), args);
+    Random rng = new Random(11);
+    List<Tensor> cotangents = new ArrayList<>();
+    for (int i : vjp.cotangentOutputs()) {
+      cotangents.add(Tensors.uniform(rng, DType.F32, results.get(i).shape(), -1, 1));
+    }
+    return run(d, vjp.backward(), vjp.backwardArguments(args, results, cotangents));
   }
 
   @Test
