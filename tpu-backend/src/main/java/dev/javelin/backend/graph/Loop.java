@@ -44,8 +44,8 @@ public final class Loop {
    * Adds a loop to {@code g} and returns its results: {@code carried} final carries, then one stack
    * (trips, ...) per body output after the carries.
    *
-   * @param body parameters: {@code carried} carries, {@code sliced} slices, then invariants; outputs:
-   *     the new carries (same shapes and types), then the per-iteration outputs
+   * @param body parameters: {@code carried} carries, {@code sliced} slices, then invariants;
+   *     outputs: the new carries (same shapes and types), then the per-iteration outputs
    * @param operands initial carries, stacked inputs (trips, slice shape...), invariants
    */
   public static List<Node> apply(
@@ -149,8 +149,8 @@ public final class Loop {
   /**
    * One iteration as a program over the whole loop state: parameters (i: the i32 trip counter,
    * carries, stacked outputs so far, stacked inputs, invariants), outputs the same state after the
-   * iteration (i + 1, ...). Iteration i reads and writes slice i (trips-1-i for a reverse loop) with
-   * dynamic slices. The StableHLO printer prints it as the {@code while} body; {@link Loops#unroll}
+   * iteration (i + 1, ...). Iteration i reads and writes slice i (trips-1-i for a reverse loop)
+   * with dynamic slices. The StableHLO printer prints it as the {@code while} body; {@link Loops#unroll}
    * copies it once per iteration.
    */
   public synchronized Program step() {

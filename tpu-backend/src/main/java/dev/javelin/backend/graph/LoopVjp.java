@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The VJP of a scan ({@link Scan}): a loop with one carry h whose body also returns its input carry,
- * so the loop's second result stacks every iteration's input carry. The backward is itself one
- * loop, run in the other direction: iteration t recomputes the body's forward from the saved input
- * carry h_t and slice t of the stacked inputs (per-iteration recomputation, as a scanned {@code
- * jax.checkpoint}), pulls the carry's cotangent back through it, and writes slice t of each stacked
- * input's gradient; gradients of invariants are summed in extra carries.
+ * The VJP of a scan ({@link Scan}): a loop with one carry h whose body also returns its input
+ * carry, so the loop's second result stacks every iteration's input carry. The backward is itself
+ * one loop, run in the other direction: iteration t recomputes the body's forward from the saved
+ * input carry h_t and slice t of the stacked inputs (per-iteration recomputation, as a scanned
+ * {@code jax.checkpoint}), pulls the carry's cotangent back through it, and writes slice t of each
+ * stacked input's gradient; gradients of invariants are summed in extra carries.
  */
 final class LoopVjp {
   private LoopVjp() {}

@@ -19,13 +19,14 @@ public final class Loops {
   /** {@code program} itself when it has no loop, else a copy with every loop unrolled. */
   public static Program unroll(Program program) {
     Program p = program;
-    while (hasLoop(p)) {
+    while (any(p)) {
       p = unrollOnce(p); // a loop body may itself hold loops
     }
     return p;
   }
 
-  private static boolean hasLoop(Program p) {
+  /** Whether {@code p} holds a loop. */
+  public static boolean any(Program p) {
     return p.nodes().stream().anyMatch(n -> n.op() instanceof Op.LoopResult);
   }
 

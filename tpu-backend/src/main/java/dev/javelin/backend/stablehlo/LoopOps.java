@@ -93,7 +93,8 @@ final class LoopOps {
     }
     List<String> outs = new ArrayList<>();
     step.outputs().forEach(o -> outs.add(r.name(o)));
-    r.line("stablehlo.return " + String.join(", ", outs) + " : " + FunctionBody.types(step.outputs()));
+    String types = FunctionBody.types(step.outputs());
+    r.line("stablehlo.return " + String.join(", ", outs) + " : " + types);
     return r;
   }
 
