@@ -113,7 +113,7 @@ class ScannedLayersTest {
           () ->
               TrainPrograms.logProbsVjp(
                   c, ModelPrograms.logProbs(c, B, T, c.maxPositions()), true, remat);
-      VjpPrograms unrolled = build.get();
+      VjpPrograms unrolled = unrolled(build);
       VjpPrograms scan = scanned(build);
       List<Tensor> args = ModelInputs.of(c, unrolled.forward(), T, 5);
       for (Device d : List.of(ref, cpu, xla)) {
@@ -146,13 +146,13 @@ class ScannedLayersTest {
     String lp3 = print(scanned(() -> ModelPrograms.logProbs(three, B, T, 16)));
     assertEquals(1, count(lp2, "\"stablehlo.while\""), "log-probs: one loop");
     assertEquals(count(lp2, "stablehlo.dot_general"), count(lp3, "stablehlo.dot_general"));
-    String unrolled2 = print(ModelPrograms.logProbs(two, B, T, 16));
-    String unrolled3 = print(ModelPrograms.logProbs(three, B, T, 16));
+    String unrolled2 = print(unrolled(() -> ModelPrograms.logProbs(two, B, T, 16)));
+    String unrolled3 = print(unrolled(() -> ModelPrograms.logProbs(three, B, T, 16)));
     assertEquals(0, count(unrolled2, "stablehlo.while"));
     assertTrue(count(unrolled3, "dot_general") > count(unrolled2, "dot_general"));
     String step2 = print(scanned(() -> train(two, DType.F32)));
     String step3 = print(scanned(() -> train(three, DType.F32)));
-    assertEquals(2, count(step2, "\"stablehlo.while\""), "train step: a forward and a backward loop");
+    assertEquals(2, count(step2, "\"stablehlo.while\""), "train step: a forward and a backward");
     assertEquals(count(step2, "stablehlo.dot_general"), count(step3, "stablehlo.dot_general"));
   }
 
@@ -163,8 +163,17 @@ class ScannedLayersTest {
 
   /** Builds a program with the layers scanned. */
   static <T> T scanned(Supplier<T> build) {
+    return withLayers("scanned", build);
+  }
+
+  /** Builds a program with the layers unrolled, whatever the JVM was started with. */
+  static <T> T unrolled(Supplier<T> build) {
+    return withLayers("unrolled", build);
+  }
+
+  private static <T> T withLayers(String mode, Supplier<T> build) {
     String before = System.getProperty(LayerLoop.PROPERTY);
-    System.setProperty(LayerLoop.PROPERTY, "scanned");
+    System.setProperty(LayerLoop.PROPERTY, mode);
     try {
       return build.get();
     } finally {
@@ -190,7 +199,7 @@ class ScannedLayersTest {
   }
 
   private static void assertSame(ModelConfig c, Supplier<Program> build, double tol) {
-    Program unrolled = build.get();
+    Program unrolled = unrolled(build);
     Program scan = scanned(build);
     assertTrue(print(scan).contains("stablehlo.while"), "the scanned program has no loop");
     List<Tensor> args = ModelInputs.of(c, unrolled, T, 5);
