@@ -1,5 +1,6 @@
 package dev.javelin.recipes.cli;
 
+import dev.javelin.backend.graph.Loops;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.xla.CompiledStats;
@@ -94,13 +95,21 @@ final class PlanTable {
             gib(s.tempBytes()),
             gib(s.totalBytes()),
             String.format(Locale.ROOT, "%.0f%%", 100.0 * s.totalBytes() / hbm()),
-            String.format(Locale.ROOT, "%.1f", s.flops() / 1e9),
+            String.format(Locale.ROOT, "%.1f", s.flops() / 1e9) + (looped(r) ? "*" : ""),
             String.format(
                 Locale.ROOT, "%.2f", 1e3 * chip.rooflineSeconds(s.flops(), s.bytesAccessed())),
             String.format(Locale.ROOT, "%.1fs", s.compileSeconds()));
       }
     }
     out.println();
+    if (actors.stream().flatMap(List::stream).anyMatch(PlanTable::looped)) {
+      // XLA's cost analysis counts a while body once, whatever its trip count.
+      out.printf(
+          "* scanned layers (-Djavelin.layers=scanned): XLA counts the layer loop's body once, so"
+              + " this GFLOP and bound leave out %d of the %d layers' work%n%n",
+          model.layers() - 1,
+          model.layers());
+    }
     List<Row> over =
         actors.stream().flatMap(List::stream).filter(r -> r.s().totalBytes() > hbm()).toList();
     if (over.isEmpty()) {
@@ -118,6 +127,10 @@ final class PlanTable {
           gib(hbm()));
       advice(r).forEach(line -> out.println("  try " + line));
     }
+  }
+
+  private static boolean looped(Row r) {
+    return Loops.any(r.program().program());
   }
 
   /** Keys that lower the program's bytes, with a linear estimate where one is meaningful. */

@@ -95,7 +95,25 @@ public final class Autodiff {
       Node dw = ct.get(w);
       grads.add(dw != null ? dw : g.full(w, 0));
     }
-    return Rematerializer.apply(g, new HashSet<>(order), grads, remat);
+    return Rematerializer.apply(g, withLoopSiblings(g, order), grads, remat);
+  }
+
+  /**
+   * The forward nodes with every result of their loops: a scan's gradient reads the loop's saved
+   * carries, which no forward output uses but which the forward loop computes, so they are forward
+   * values to keep, not backward values to rewrite (which would run the loop again).
+   */
+  private static Set<Node> withLoopSiblings(GraphBuilder g, List<Node> order) {
+    Set<Node> forward = new HashSet<>(order);
+    for (Node n : order) {
+      if (n.op() instanceof Op.LoopResult r) {
+        for (int i = 0; i < r.loop().results(); i++) {
+          Op.LoopResult ri = new Op.LoopResult(r.loop(), i);
+          forward.add(g.add(ri, n.inputs(), r.loop().shape(i), r.loop().dtype(i)));
+        }
+      }
+    }
+    return forward;
   }
 
   /**

@@ -6,13 +6,15 @@ import java.util.List;
 /**
  * Removes {@link Op.OptimizationBarrier} fences from a program for devices that run the graph as
  * written ({@code cpu}, {@code ref}): they neither merge equal values nor reorder work, so a fence
- * is the identity there and each fenced value is read from its operand.
+ * is the identity there and each fenced value is read from its operand. {@link Loop}s are unrolled
+ * first ({@link Loops#unroll}).
  */
 public final class Barriers {
   private Barriers() {}
 
   /** {@code program} itself when it has no fence, else a copy whose fences read their operands. */
-  public static Program strip(Program program) {
+  public static Program strip(Program input) {
+    Program program = Loops.unroll(input);
     if (program.nodes().stream().noneMatch(n -> n.op() instanceof Op.OptimizationBarrier)) {
       return program;
     }

@@ -8,7 +8,9 @@ import dev.javelin.backend.graph.Op.ReduceKind;
 import dev.javelin.backend.graph.Op.UnaryKind;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds a program one primitive op at a time, checking and inferring shapes as it goes, so a wrong
@@ -24,6 +26,7 @@ public final class GraphBuilder {
   private int nextId;
   private int segments;
   private int openSegment = -1;
+  private final Map<List<Object>, List<Node>> loopResults = new HashMap<>();
 
   public GraphBuilder(String name) {
     this.name = name;
@@ -42,8 +45,32 @@ public final class GraphBuilder {
     return build(List.of(outputs));
   }
 
-  /** Adds a node; used by the methods below and by graph transformations such as autodiff. */
+  /**
+   * Adds a node; used by the methods below and by graph transformations such as autodiff. A {@link
+   * Op.LoopResult} adds every result of its loop at once (or returns the one already added over the
+   * same operands): the results of one loop are one op, and a gradient added later that reads
+   * another result of the loop (a scan's saved carries) finds it among the forward values.
+   */
   public Node add(Op op, List<Node> inputs, Shape shape, DType dtype) {
+    if (op instanceof Op.LoopResult r) {
+      List<Object> key = new ArrayList<>();
+      key.add(r.loop());
+      key.addAll(inputs);
+      List<Node> results = loopResults.get(key);
+      if (results == null) {
+        results = new ArrayList<>();
+        for (int i = 0; i < r.loop().results(); i++) {
+          Op.LoopResult ri = new Op.LoopResult(r.loop(), i);
+          results.add(node(ri, inputs, r.loop().shape(i), r.loop().dtype(i)));
+        }
+        loopResults.put(key, results);
+      }
+      return results.get(r.index());
+    }
+    return node(op, inputs, shape, dtype);
+  }
+
+  private Node node(Op op, List<Node> inputs, Shape shape, DType dtype) {
     return new Node(nextId++, op, inputs, shape, dtype, openSegment);
   }
 

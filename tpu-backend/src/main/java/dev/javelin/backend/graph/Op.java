@@ -108,6 +108,14 @@ public sealed interface Op {
    */
   record OptimizationBarrier(int index) implements Op {}
 
+  /**
+   * Result {@code index} of a {@link Loop} over the node's operands (the loop's initial carries,
+   * stacked inputs and invariants): its final carries, then its stacked per-iteration outputs. All
+   * results of one loop over the same operands are one loop. {@code stablehlo.while}, result {@code
+   * #(index + 1)} (result 0 is the trip counter); {@code cpu} and {@code ref} run it unrolled.
+   */
+  record LoopResult(Loop loop, int index) implements Op {}
+
   /** Elementwise unary kinds. */
   enum UnaryKind {
     NEG("stablehlo.negate"),

@@ -98,13 +98,22 @@ public final class DecoderModel {
     for (int i = 0; i < c.layers(); i++) {
       // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
       g.beginSegment();
-      Node a = attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout);
-      h = g.add(h, joining(g, w, i, POST_ATTENTION_NORM, a));
-      Node x = norm(g, w, i, block.sandwichNorms() ? PRE_FEEDFORWARD_NORM : POST_ATTENTION_NORM, h);
-      Node f = c.architecture().feedForward(i).apply(g, w, i, x, routerLogits);
-      h = g.add(h, joining(g, w, i, POST_FEEDFORWARD_NORM, f));
+      h = layer(g, w, i, h, cos, sin, layout);
       g.endSegment(h);
     }
+    return finalNorm(g, w, h);
+  }
+
+  /** The hidden states (B, T, D) after block i of h (its weights {@code w.layer(i, ...)}). */
+  Node layer(GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
+    Node a = attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout);
+    h = g.add(h, joining(g, w, i, POST_ATTENTION_NORM, a));
+    Node x = norm(g, w, i, block.sandwichNorms() ? PRE_FEEDFORWARD_NORM : POST_ATTENTION_NORM, h);
+    Node f = c.architecture().feedForward(i).apply(g, w, i, x, routerLogits);
+    return g.add(h, joining(g, w, i, POST_FEEDFORWARD_NORM, f));
+  }
+
+  Node finalNorm(GraphBuilder g, ModelWeights w, Node h) {
     return rmsNorm(g, h, w.get(WeightSpec.FINAL_NORM));
   }
 
@@ -116,9 +125,28 @@ public final class DecoderModel {
   }
 
   /** The embeddings of ids, times {@code sqrt(D)} rounded to their type where the block says. */
-  private Node embed(GraphBuilder g, ModelWeights w, Node ids) {
+  Node embed(GraphBuilder g, ModelWeights w, Node ids) {
     Node e = g.gather(w.get(WeightSpec.EMBED), ids);
     return block.embedScale() ? g.mul(e, g.full(e, Math.sqrt(c.hidden()))) : e;
+  }
+
+  /**
+   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, IntFunction, KvPolicy)} with
+   * {@link KvPolicy#SELF}, the blocks run by {@code layers}: unrolled, or as one loop over the
+   * layer weights stacked inside the program ({@link ScannedLayers}) where the model allows it.
+   */
+  public Node hidden(
+      GraphBuilder g,
+      ModelWeights w,
+      Node ids,
+      Node cos,
+      Node sin,
+      IntFunction<Node> bias,
+      LayerLoop layers) {
+    if (layers == LayerLoop.SCANNED && ScannedLayers.supports(c, w)) {
+      return ScannedLayers.hidden(g, this, w, ids, cos, sin, bias.apply(0));
+    }
+    return hidden(g, w, ids, cos, sin, bias, KvPolicy.SELF);
   }
 
   /** Logits (..., V) of final hidden states (..., D); f32 for bf16 weights (log-probs in f32). */

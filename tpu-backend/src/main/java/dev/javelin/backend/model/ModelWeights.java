@@ -28,6 +28,11 @@ public final class ModelWeights {
     this.adapters = new LinkedHashMap<>();
   }
 
+  /** Weights already in a graph, by HF name, without adapters (one layer of a scanned model). */
+  static ModelWeights of(Map<String, Node> byName) {
+    return new ModelWeights(new LinkedHashMap<>(byName), LoraConfig.NONE);
+  }
+
   /** Declares every weight of {@code c} as a program parameter named by its HF name. */
   public static ModelWeights declare(GraphBuilder g, ModelConfig c, DType dtype) {
     return declare(g, c, dtype, LoraConfig.NONE);

@@ -9,6 +9,7 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.AttentionMasks;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.ModelWeights;
@@ -165,12 +166,20 @@ public final class ModelPrograms {
 
   /**
    * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in tiles
-   * ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held.
+   * ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held. The layers run as
+   * {@link LayerLoop#configured} says (the train step and the log-prob programs share this).
    */
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
     DecoderModel m = new DecoderModel(c);
     Node h =
-        m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), causal(g, c, in), KvPolicy.SELF);
+        m.hidden(
+            g,
+            in.compute(),
+            in.ids(),
+            in.cos(),
+            in.sin(),
+            causal(g, c, in),
+            LayerLoop.configured());
     return TokenStats.ofHidden(
         g,
         h,

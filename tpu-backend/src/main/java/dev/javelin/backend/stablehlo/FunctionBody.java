@@ -19,15 +19,53 @@ final class FunctionBody {
   private final StringBuilder text = new StringBuilder();
   private final Map<Node, String> names = new HashMap<>();
   private final Map<List<Node>, String> barriers = new HashMap<>();
+  private final Map<List<Object>, String> loops = new HashMap<>();
+  private final String prefix;
+  private final String indent;
   private int fresh;
+
+  FunctionBody() {
+    this("", INDENT);
+  }
+
+  private FunctionBody(String prefix, String indent) {
+    this.prefix = prefix;
+    this.indent = indent;
+  }
+
+  /**
+   * The body of a region nested in this one: its names start with {@code prefix}, since a region
+   * sees (and so may not redefine) the names around it.
+   */
+  FunctionBody region(String regionPrefix) {
+    return new FunctionBody(prefix + regionPrefix, indent + "  ");
+  }
 
   void bindParameter(Node n, int index) {
     names.put(n, "%arg" + index);
   }
 
+  /** Names {@code n} {@code name} (a region's block argument). */
+  void bind(Node n, String name) {
+    names.put(n, name);
+  }
+
   /** The SSA name of a node, assigning {@code %vID} on first use. */
   String name(Node n) {
-    return names.computeIfAbsent(n, k -> "%v" + k.id());
+    return names.computeIfAbsent(n, k -> "%" + prefix + "v" + k.id());
+  }
+
+  /**
+   * Names {@code n} as result {@code index} of the op {@code key} stands for, printing that op with
+   * {@code print} (which returns its SSA name) on first use: all results of one loop share one op.
+   */
+  void groupResult(Node n, List<Object> key, int index, java.util.function.Supplier<String> print) {
+    String group = loops.get(key);
+    if (group == null) {
+      group = print.get();
+      loops.put(key, group);
+    }
+    names.put(n, group + "#" + index);
   }
 
   /**
@@ -58,17 +96,27 @@ final class FunctionBody {
 
   /** A new SSA name for a helper value, e.g. {@code %init3}. */
   String fresh(String prefix) {
-    return "%" + prefix + fresh++;
+    return "%" + this.prefix + prefix + fresh++;
   }
 
   /** Appends one op line, indented inside the function. */
   void line(String op) {
-    text.append(INDENT).append(op).append('\n');
+    text.append(indent).append(op).append('\n');
+  }
+
+  /** Appends a line at this body's indentation less one step (a region's block header). */
+  void outdentedLine(String op) {
+    text.append(indent, 0, indent.length() - 2).append(op).append('\n');
+  }
+
+  /** Appends lines already written by a nested region. */
+  void append(FunctionBody region) {
+    text.append(region.text);
   }
 
   /** Appends the lines of a region (already indented relative to its op). */
   void regionLine(String op) {
-    text.append(INDENT).append("  ").append(op).append('\n');
+    text.append(indent).append("  ").append(op).append('\n');
   }
 
   String text() {

@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * every weight version) and outputs the results in order. A sharded program's arguments and results
  * carry {@code mhlo.sharding} attributes and the module its partition count. Each graph node lowers
  * to one StableHLO op, plus scalar helper constants where an op needs them (reduction identities,
- * scatter zeros).
+ * scatter zeros); a {@link dev.javelin.backend.graph.Loop} lowers to one {@code stablehlo.while}
+ * ({@link LoopOps}).
  */
 public final class StableHloPrinter {
   private StableHloPrinter() {}
@@ -105,7 +106,7 @@ public final class StableHloPrinter {
     return s.isEmpty() || Character.isDigit(s.charAt(0)) ? "p_" + s : s;
   }
 
-  private static void emit(Node n, FunctionBody f) {
+  static void emit(Node n, FunctionBody f) {
     Op op = n.op();
     if (op instanceof Op.Constant c) {
       DenseOps.constant(n, c, f);
@@ -135,6 +136,8 @@ public final class StableHloPrinter {
       DenseOps.concatenate(n, c, f);
     } else if (op instanceof Op.OptimizationBarrier b) {
       f.barrierResult(n, n.inputs(), b.index());
+    } else if (op instanceof Op.LoopResult r) {
+      LoopOps.loopResult(n, r, f);
     } else {
       emitIndexing(n, op, f);
     }

@@ -35,7 +35,8 @@ class OpCoverageTest {
           "DynamicSlice",
           "Gather",
           "ScatterAdd",
-          "OptimizationBarrier");
+          "OptimizationBarrier",
+          "LoopResult");
 
   @Test
   void everyOpHasAVjpRuleAndAGradientCheck() {

@@ -305,4 +305,23 @@ class OpGradientTest {
         (g, p) -> g.scatterAdd(p.get(0), p.get(1), 4),
         List.of(ints(new int[] {2, 7, 2, -1, 0}, 5), x(5, 3)));
   }
+
+  /**
+   * A scan (LoopResult) of three steps {@code h = tanh(h W_t + c)}: gradients of the initial carry,
+   * every stacked W_t and the invariant c from the reversed recomputing loop.
+   */
+  @Test
+  void scanOfThreeSteps() {
+    GradCheck.check(
+        "scan",
+        (g, p) ->
+            Scan.apply(
+                g,
+                "steps",
+                p.get(0),
+                List.of(p.get(1)),
+                List.of(p.get(2)),
+                (b, h, xs, inv) -> b.tanh(b.add(b.matmul(h, xs.get(0)), inv.get(0)))),
+        List.of(x(2, 4), x(3, 4, 4), x(2, 4)));
+  }
 }

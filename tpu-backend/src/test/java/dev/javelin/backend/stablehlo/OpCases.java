@@ -3,11 +3,13 @@ package dev.javelin.backend.stablehlo;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Autodiff;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op.BinaryKind;
 import dev.javelin.backend.graph.Op.Direction;
 import dev.javelin.backend.graph.Op.UnaryKind;
+import dev.javelin.backend.graph.Scan;
 import dev.javelin.backend.stablehlo.XlaCpuScript.Case;
 import dev.javelin.backend.testing.Tensors;
 import java.util.ArrayList;
@@ -32,6 +34,7 @@ final class OpCases {
     c.products();
     c.indexing();
     c.edges();
+    c.loops();
     return List.copyOf(c.cases);
   }
 
@@ -268,6 +271,29 @@ final class OpCases {
         f32(2, 3),
         Tensor.ofInts(new int[] {7, -7, 9, 0}, 4),
         Tensor.ofInts(new int[] {2, 2, -4, 3}, 4));
+  }
+
+  /**
+   * A scan of three steps and its gradient: a forward {@code while} and a reversed one that
+   * recomputes each step and writes per-step weight gradients with dynamic_update_slice.
+   */
+  private void loops() {
+    GraphBuilder g = new GraphBuilder("scan");
+    Node h = g.parameter("h", DType.F32, Shape.of(2, 4));
+    Node w = g.parameter("w", DType.F32, Shape.of(3, 4, 4));
+    Node c = g.parameter("c", DType.F32, Shape.of(2, 4));
+    Node out =
+        Scan.apply(
+            g,
+            "steps",
+            h,
+            List.of(w),
+            List.of(c),
+            (b, carry, xs, inv) -> b.tanh(b.add(b.matmul(carry, xs.get(0)), inv.get(0))));
+    Node loss = g.reduceSum(g.mul(out, out), 0, 1);
+    List<Node> outs = new ArrayList<>(List.of(out));
+    outs.addAll(Autodiff.gradient(g, loss, List.of(h, w, c)));
+    add(g, outs, f32(2, 4), f32(3, 4, 4), f32(2, 4));
   }
 
   // ------------------------------------------------------------ helpers

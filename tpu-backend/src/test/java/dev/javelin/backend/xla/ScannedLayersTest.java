@@ -1,0 +1,231 @@
+package dev.javelin.backend.xla;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Device;
+import dev.javelin.backend.DeviceBuffer;
+import dev.javelin.backend.Devices;
+import dev.javelin.backend.Executable;
+import dev.javelin.backend.Tensor;
+import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.LayerLoop;
+import dev.javelin.backend.model.LoraConfig;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.program.TrainPrograms;
+import dev.javelin.backend.stablehlo.StableHloPrinter;
+import dev.javelin.backend.testing.ModelInputs;
+import dev.javelin.backend.testing.PgLoss;
+import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.Tensors;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoder's layers as one loop ({@code -Djavelin.layers=scanned}) against the unrolled layers:
+ * the log-prob program and the fused train step (whose loss, grad norm, new weights and AdamW
+ * moments carry the gradients) give the same values on {@code ref}, {@code cpu} and {@code
+ * xla:cpu}, in f32 and bf16, and the printed module holds one loop per direction instead of one
+ * block per layer.
+ */
+class ScannedLayersTest {
+  /** Same ops in another order (stacking, reversed accumulation): f32 rounding only. */
+  private static final double TOL = 1e-5;
+
+  /** bf16 roundings land differently once sums are reordered; the unrolled bf16 tolerance. */
+  private static final double BF16_TOL = 1e-2;
+
+  private static final int B = 2;
+  private static final int T = 6;
+  private static Device xla;
+  private static Device cpu;
+  private static Device ref;
+
+  @BeforeAll
+  static void open() {
+    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
+    xla = Devices.open("xla:cpu");
+    cpu = Devices.open("cpu");
+    ref = Devices.open("ref");
+  }
+
+  @AfterAll
+  static void close() {
+    xla.close();
+    cpu.close();
+    ref.close();
+  }
+
+  /** Qwen2-style: q/k/v biases, tied head, grouped-query attention. */
+  private static ModelConfig micro(int layers) {
+    return new ModelConfig(64, 32, 48, layers, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+  }
+
+  @Test
+  void logProbsMatchUnrolledOnEveryDevice() {
+    for (int layers : new int[] {2, 3}) {
+      ModelConfig c = micro(layers);
+      Supplier<Program> p = () -> ModelPrograms.logProbs(c, B, T, c.maxPositions());
+      assertSame(c, p, TOL);
+    }
+  }
+
+  @Test
+  void trainStepMatchesUnrolledOnEveryDevice() {
+    for (int layers : new int[] {2, 3}) {
+      ModelConfig c = micro(layers);
+      assertSame(c, () -> train(c, DType.F32), TOL);
+    }
+  }
+
+  @Test
+  void bf16ProgramsMatchUnrolledOnEveryDevice() {
+    ModelConfig c = micro(2);
+    assertSame(
+        c,
+        () -> ModelPrograms.logProbs(c, B, T, c.maxPositions(), LoraConfig.NONE, DType.BF16),
+        BF16_TOL);
+    assertSame(c, () -> train(c, DType.BF16), BF16_TOL);
+  }
+
+  /**
+   * The trainer's host-loss split (forward with residuals, backward from cotangents of logp and
+   * entropy to weight gradients), under both rematerialisation policies the trainer uses.
+   */
+  @Test
+  void logProbsVjpSplitMatchesUnrolledOnEveryDevice() {
+    ModelConfig c = micro(3);
+    for (Remat remat : List.of(Remat.ELEMENTWISE, Remat.BLOCKS)) {
+      Supplier<VjpPrograms> build =
+          () ->
+              TrainPrograms.logProbsVjp(
+                  c, ModelPrograms.logProbs(c, B, T, c.maxPositions()), true, remat);
+      VjpPrograms unrolled = unrolled(build);
+      VjpPrograms scan = scanned(build);
+      List<Tensor> args = ModelInputs.of(c, unrolled.forward(), T, 5);
+      for (Device d : List.of(ref, cpu, xla)) {
+        List<Tensor> expected = gradients(d, unrolled, args);
+        List<Tensor> actual = gradients(d, scan, args);
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+          String what = d.name() + " " + remat + " gradient " + i;
+          RelError.assertClose(what, expected.get(i), actual.get(i), TOL);
+        }
+      }
+    }
+  }
+
+  private static List<Tensor> gradients(Device d, VjpPrograms vjp, List<Tensor> args) {
+    List<Tensor> results = run(d, vjp.forward(), args);
+    Random rng = new Random(11);
+    List<Tensor> cotangents = new ArrayList<>();
+    for (int i : vjp.cotangentOutputs()) {
+      cotangents.add(Tensors.uniform(rng, DType.F32, results.get(i).shape(), -1, 1));
+    }
+    return run(d, vjp.backward(), vjp.backwardArguments(args, results, cotangents));
+  }
+
+  @Test
+  void moduleHoldsOneLoopInsteadOfOneBlockPerLayer() {
+    ModelConfig two = micro(2);
+    ModelConfig three = micro(3);
+    String lp2 = print(scanned(() -> ModelPrograms.logProbs(two, B, T, 16)));
+    String lp3 = print(scanned(() -> ModelPrograms.logProbs(three, B, T, 16)));
+    assertEquals(1, count(lp2, "\"stablehlo.while\""), "log-probs: one loop");
+    assertEquals(count(lp2, "stablehlo.dot_general"), count(lp3, "stablehlo.dot_general"));
+    String unrolled2 = print(unrolled(() -> ModelPrograms.logProbs(two, B, T, 16)));
+    String unrolled3 = print(unrolled(() -> ModelPrograms.logProbs(three, B, T, 16)));
+    assertEquals(0, count(unrolled2, "stablehlo.while"));
+    assertTrue(count(unrolled3, "dot_general") > count(unrolled2, "dot_general"));
+    String step2 = print(scanned(() -> train(two, DType.F32)));
+    String step3 = print(scanned(() -> train(three, DType.F32)));
+    assertEquals(2, count(step2, "\"stablehlo.while\""), "train step: a forward and a backward");
+    assertEquals(count(step2, "stablehlo.dot_general"), count(step3, "stablehlo.dot_general"));
+  }
+
+  private static Program train(ModelConfig c, DType compute) {
+    return TrainPrograms.fused(
+        c, B, T, c.maxPositions(), new PgLoss(), AdamWConfig.defaults(), Remat.NONE, compute);
+  }
+
+  /** Builds a program with the layers scanned. */
+  static <T> T scanned(Supplier<T> build) {
+    return withLayers("scanned", build);
+  }
+
+  /** Builds a program with the layers unrolled, whatever the JVM was started with. */
+  static <T> T unrolled(Supplier<T> build) {
+    return withLayers("unrolled", build);
+  }
+
+  private static <T> T withLayers(String mode, Supplier<T> build) {
+    String before = System.getProperty(LayerLoop.PROPERTY);
+    System.setProperty(LayerLoop.PROPERTY, mode);
+    try {
+      return build.get();
+    } finally {
+      if (before == null) {
+        System.clearProperty(LayerLoop.PROPERTY);
+      } else {
+        System.setProperty(LayerLoop.PROPERTY, before);
+      }
+    }
+  }
+
+  private static String print(Program p) {
+    return StableHloPrinter.print(p);
+  }
+
+  private static int count(String text, String what) {
+    Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+
+  private static void assertSame(ModelConfig c, Supplier<Program> build, double tol) {
+    Program unrolled = unrolled(build);
+    Program scan = scanned(build);
+    assertTrue(print(scan).contains("stablehlo.while"), "the scanned program has no loop");
+    List<Tensor> args = ModelInputs.of(c, unrolled, T, 5);
+    for (Device d : List.of(ref, cpu, xla)) {
+      List<Tensor> expected = run(d, unrolled, args);
+      List<Tensor> actual = run(d, scan, args);
+      assertEquals(expected.size(), actual.size());
+      for (int i = 0; i < expected.size(); i++) {
+        String what = d.name() + " " + unrolled.name() + " output " + i;
+        RelError.assertClose(what, expected.get(i), actual.get(i), tol);
+      }
+    }
+  }
+
+  private static List<Tensor> run(Device device, Program program, List<Tensor> args) {
+    List<DeviceBuffer> in = new ArrayList<>();
+    args.forEach(a -> in.add(device.upload(a)));
+    try (Executable exe = device.compile(program)) {
+      List<Tensor> host = new ArrayList<>();
+      for (DeviceBuffer b : exe.run(in)) {
+        host.add(b.toHost());
+        b.close();
+      }
+      return host;
+    } finally {
+      in.forEach(DeviceBuffer::close);
+    }
+  }
+}
