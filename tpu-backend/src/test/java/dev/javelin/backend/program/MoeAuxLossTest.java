@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * gradient by exactly coef × d(aux)/dθ, the router's too, whose d(aux)/dθ on the reference device
  * agrees with central differences.
  */
-class MoeAuxLossTest {
+public class MoeAuxLossTest {
   private static final String ROUTER_0 = "model.layers.0.mlp.gate.weight";
   private static final float COEF = 0.25f;
 
@@ -104,7 +104,7 @@ class MoeAuxLossTest {
   }
 
   /** d(aux)/dθ on the reference device, its router entries checked by central differences. */
-  private static Map<String, Tensor> auxGradient(HfFixture fx, List<String> names) {
+  public static Map<String, Tensor> auxGradient(HfFixture fx, List<String> names) {
     ModelConfig c = fx.config();
     GraphBuilder g = new GraphBuilder("aux_only");
     ModelPrograms.Inputs in0 = ModelPrograms.declare(g, c, fx.batch(), fx.length(), fx.length());
