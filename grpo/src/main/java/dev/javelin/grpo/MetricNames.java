@@ -14,6 +14,12 @@ public final class MetricNames {
   public static final String KL_LOSS = "actor/kl_loss";
   public static final String KL_COEF = "actor/kl_coef";
 
+  /**
+   * A Mixture-of-Experts policy's router load-balancing loss (transformers' {@code aux_loss}): the
+   * mean over a step's optimizer steps; dense models report none.
+   */
+  public static final String AUX_LOSS = "actor/aux_loss";
+
   /** Prefix of the training-score statistics ({@code /mean}, {@code /max}, ...). */
   public static final String SCORE = "critic/score";
 

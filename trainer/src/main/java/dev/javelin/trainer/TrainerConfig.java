@@ -35,6 +35,9 @@ import java.util.Objects;
  *     Architectures} model type)
  * @param mesh how the policy (and reference) lie over the trainer device's chips: FSDP shards,
  *     tensor-parallel ranks, data-parallel replicas; {@link MeshShape#ONE} on one chip
+ * @param routerAuxLossCoef {@code actor_rollout_ref.model.override_config.router_aux_loss_coef}:
+ *     the multiple of a Mixture-of-Experts model's load-balancing loss added to the actor loss (0:
+ *     reported as {@code actor/aux_loss}, not added); no effect on a dense model
  */
 public record TrainerConfig(
     int ppoEpochs,
@@ -49,7 +52,40 @@ public record TrainerConfig(
     boolean shuffle,
     long seed,
     String modelType,
-    MeshShape mesh) {
+    MeshShape mesh,
+    double routerAuxLossCoef) {
+
+  /** No load-balancing loss in the actor loss (it is still reported). */
+  public TrainerConfig(
+      int ppoEpochs,
+      int miniBatchSize,
+      int microBatchSize,
+      int logProbMicroBatchSize,
+      double temperature,
+      AdamWConfig optimizer,
+      LrSchedule schedule,
+      ActorLossConfig loss,
+      boolean useReference,
+      boolean shuffle,
+      long seed,
+      String modelType,
+      MeshShape mesh) {
+    this(
+        ppoEpochs,
+        miniBatchSize,
+        microBatchSize,
+        logProbMicroBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffle,
+        seed,
+        modelType,
+        mesh,
+        0);
+  }
 
   /** One chip ({@link MeshShape#ONE}). */
   public TrainerConfig(
@@ -107,6 +143,12 @@ public record TrainerConfig(
       throw new IllegalArgumentException(
           "actor_rollout_ref.actor.use_kl_loss needs the reference policy (useReference)");
     }
+    if (!(routerAuxLossCoef >= 0) || !Double.isFinite(routerAuxLossCoef)) {
+      throw new IllegalArgumentException(
+          "actor_rollout_ref.model.override_config.router_aux_loss_coef must be a finite number"
+              + " >= 0, got "
+              + routerAuxLossCoef);
+    }
     if (Architectures.byModelType(modelType).isEmpty()) {
       throw new IllegalArgumentException(
           "modelType must be one of " + Architectures.modelTypes() + ", got '" + modelType + "'");
@@ -154,7 +196,8 @@ public record TrainerConfig(
         shuffleEach,
         seed,
         modelType,
-        mesh);
+        mesh,
+        routerAuxLossCoef);
   }
 
   /** This config saving checkpoints as {@code type} (the loaded checkpoint's architecture). */
@@ -172,7 +215,8 @@ public record TrainerConfig(
         shuffle,
         seed,
         type,
-        mesh);
+        mesh,
+        routerAuxLossCoef);
   }
 
   /** This config over {@code shape} (the trainer's chips). */
@@ -190,7 +234,27 @@ public record TrainerConfig(
         shuffle,
         seed,
         modelType,
-        shape);
+        shape,
+        routerAuxLossCoef);
+  }
+
+  /** This config adding {@code coef} × the load-balancing loss to the actor loss. */
+  public TrainerConfig withRouterAuxLossCoef(double coef) {
+    return new TrainerConfig(
+        ppoEpochs,
+        miniBatchSize,
+        microBatchSize,
+        logProbMicroBatchSize,
+        temperature,
+        optimizer,
+        schedule,
+        loss,
+        useReference,
+        shuffle,
+        seed,
+        modelType,
+        mesh,
+        coef);
   }
 
   /** This config with another micro-batch size (for log-prob passes too). */
@@ -208,7 +272,8 @@ public record TrainerConfig(
         shuffle,
         seed,
         modelType,
-        mesh);
+        mesh,
+        routerAuxLossCoef);
   }
 
   /**

@@ -10,8 +10,11 @@ import java.util.Map;
  * +actor_rollout_ref.model.override_config.attention_dropout=0.}): Hugging Face config.json fields
  * to change on the loaded model. The fields Javelin's model reads and that leave the weights' shape
  * alone ({@code rope_theta}, {@code rms_norm_eps}, {@code max_position_embeddings}) take effect;
- * dropout at 0 is what the model does already (it has none); a shape field or a non-zero dropout is
- * refused; any other field gets a one-line note that it has no effect here.
+ * {@code router_aux_loss_coef} adds that multiple of a Mixture-of-Experts policy's router
+ * load-balancing loss to the actor loss (default 0: the loss is reported as {@code actor/aux_loss}
+ * and not added, as in VeRL, whose actor computes its loss from the logits alone); dropout at 0 is
+ * what the model does already (it has none); a shape field or a non-zero dropout is refused; any
+ * other field gets a one-line note that it has no effect here.
  */
 public final class ModelOverrideKeys {
   private static final KeySet KEYS = new KeySet();
@@ -19,7 +22,9 @@ public final class ModelOverrideKeys {
       KEYS.optional(
           "actor_rollout_ref.model.override_config",
           KeyType.MAP,
-          "config.json fields to change: rope_theta, rms_norm_eps, max_position_embeddings");
+          "config.json fields to change: rope_theta, rms_norm_eps, max_position_embeddings;"
+              + " router_aux_loss_coef adds that multiple of a Mixture-of-Experts model's"
+              + " load-balancing loss to the actor loss (default 0)");
 
   private static final List<String> SHAPE =
       List.of(
@@ -45,10 +50,15 @@ public final class ModelOverrideKeys {
    * @param ropeTheta {@code rope_theta}
    * @param rmsNormEps {@code rms_norm_eps}
    * @param maxPositions {@code max_position_embeddings}
+   * @param routerAuxLossCoef {@code router_aux_loss_coef}, 0 when not set
    * @param lines "applied" and "no effect here" lines, for the start of a run
    */
   public record Overrides(
-      Double ropeTheta, Double rmsNormEps, Integer maxPositions, List<String> lines) {
+      Double ropeTheta,
+      Double rmsNormEps,
+      Integer maxPositions,
+      double routerAuxLossCoef,
+      List<String> lines) {
     public Overrides {
       lines = List.copyOf(lines);
     }
@@ -79,6 +89,7 @@ public final class ModelOverrideKeys {
     Double rope = null;
     Double eps = null;
     Integer positions = null;
+    double auxCoef = 0;
     List<String> lines = new ArrayList<>();
     for (Map.Entry<String, Object> e : s.getMap(OVERRIDE_CONFIG).entrySet()) {
       String field = e.getKey();
@@ -88,6 +99,16 @@ public final class ModelOverrideKeys {
         case "rope_theta" -> rope = positive(key, KeyType.DOUBLE, v).doubleValue();
         case "rms_norm_eps" -> eps = positive(key, KeyType.DOUBLE, v).doubleValue();
         case "max_position_embeddings" -> positions = positive(key, KeyType.INT, v).intValue();
+        case "router_aux_loss_coef" -> {
+          auxCoef = nonNegative(key, v);
+          lines.add(
+              key
+                  + "="
+                  + v
+                  + " adds that multiple of the router load-balancing loss to the actor loss"
+                  + " (Mixture-of-Experts models; a dense model has none)");
+          continue;
+        }
         default -> {
           lines.add(unapplied(key, field, v));
           continue;
@@ -95,7 +116,7 @@ public final class ModelOverrideKeys {
       }
       lines.add(key + "=" + v + " applies to the model config");
     }
-    return new Overrides(rope, eps, positions, lines);
+    return new Overrides(rope, eps, positions, auxCoef, lines);
   }
 
   /** The line for a field that does not apply, or the refusal when ignoring it would mislead. */
@@ -115,8 +136,19 @@ public final class ModelOverrideKeys {
     return key
         + "="
         + v
-        + " has no effect here: of override_config, Javelin's model reads rope_theta,"
-        + " rms_norm_eps and max_position_embeddings";
+        + " has no effect here: of override_config, Javelin reads rope_theta,"
+        + " rms_norm_eps, max_position_embeddings and router_aux_loss_coef";
+  }
+
+  private static double nonNegative(String key, Object v) {
+    double c;
+    try {
+      c = ((Number) KeyType.DOUBLE.coerce(v)).doubleValue();
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new ConfigException("recipe key '" + key + "': " + e.getMessage());
+    }
+    Checks.require(c >= 0 && Double.isFinite(c), key, "must be a finite number >= 0, got " + v);
+    return c;
   }
 
   private static Number positive(String key, KeyType type, Object v) {

@@ -198,17 +198,18 @@ public record RecipeConfig(
         "actor_rollout_ref",
         () ->
             new TrainerConfig(
-                actor.ppoEpochs(),
-                miniSamples,
-                micro,
-                logProbMicro,
-                rollout.temperature(),
-                actor.optimizer(),
-                actor.schedule(Math.max(1, optimizerSteps)),
-                actor.loss(),
-                actor.loss().useKlLoss() || algorithm.useKlInReward(),
-                actor.shuffle(),
-                trainer.seed(),
-                model.modelType()));
+                    actor.ppoEpochs(),
+                    miniSamples,
+                    micro,
+                    logProbMicro,
+                    rollout.temperature(),
+                    actor.optimizer(),
+                    actor.schedule(Math.max(1, optimizerSteps)),
+                    actor.loss(),
+                    actor.loss().useKlLoss() || algorithm.useKlInReward(),
+                    actor.shuffle(),
+                    trainer.seed(),
+                    model.modelType())
+                .withRouterAuxLossCoef(ModelOverrideKeys.from(settings).routerAuxLossCoef()));
   }
 }

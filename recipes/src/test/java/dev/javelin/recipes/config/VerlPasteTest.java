@@ -227,4 +227,18 @@ class VerlPasteTest {
     ModelConfig base = new ModelConfig(10, 8, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 64);
     assertEquals(500000.0, ModelOverrideKeys.from(c.settings()).apply(base).ropeTheta());
   }
+
+  @Test
+  void routerAuxLossCoefReachesTheTrainer() {
+    String k = "+actor_rollout_ref.model.override_config.router_aux_loss_coef=";
+    assertEquals(0.0, Recipes.load("arith-grpo", List.of()).trainerConfig(1).routerAuxLossCoef());
+    RecipeConfig c = Recipes.load("arith-grpo", List.of(k + "0.01"));
+    assertEquals(0.01, c.trainerConfig(1).routerAuxLossCoef());
+    assertTrue(
+        c.notes().stream().anyMatch(n -> n.contains("router_aux_loss_coef=0.01 adds")),
+        String.join("\n", c.notes()));
+    ConfigException negative =
+        assertThrows(ConfigException.class, () -> Recipes.load("arith-grpo", List.of(k + "-1")));
+    assertTrue(negative.getMessage().contains(">= 0"), negative.getMessage());
+  }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.javelin.trainer.FaultPoint;
 import dev.javelin.recipes.ray.CodeSearchPath;
+import dev.javelin.trainer.FaultPoint;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

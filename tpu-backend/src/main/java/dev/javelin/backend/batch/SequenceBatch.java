@@ -43,7 +43,10 @@ public sealed interface SequenceBatch permits TokenBatch, PrefixBatch {
   /** Identifies the program shape, for the compiled-program cache ("b64_t16", ...). */
   String shapeKey();
 
-  /** The log-prob program: outputs [logp (B, C'), entropy (B, C')] at this batch's shape. */
+  /**
+   * The log-prob program: outputs [logp (B, C'), entropy (B, C')] at this batch's shape, then for a
+   * Mixture-of-Experts model its load-balancing loss (f32 scalar).
+   */
   default Program logProbsProgram(ModelConfig c) {
     return logProbsProgram(c, LoraConfig.NONE);
   }

@@ -173,6 +173,25 @@ public final class DecoderModel {
     return List.copyOf(routerLogits);
   }
 
+  /**
+   * The load-balancing loss ({@link MoeFeedForward#auxLoss}) over every routed block {@link
+   * #hidden} built, counting the tokens where {@code mask} (the attention mask, any shape of B·T
+   * elements) is 1; null for a model with no routed block, which has none to report.
+   */
+  public Node routerAuxLoss(GraphBuilder g, Node mask) {
+    if (routerLogits.isEmpty()) {
+      return null;
+    }
+    MoeFeedForward moe = null;
+    for (int i = 0; i < c.layers() && moe == null; i++) {
+      if (c.architecture().feedForward(i) instanceof MoeFeedForward f) {
+        moe = f;
+      }
+    }
+    Node flat = g.convert(g.reshape(mask, (int) mask.shape().size()), DType.F32);
+    return moe.auxLoss(g, routerLogits, flat);
+  }
+
   private Node attentionBlock(
       GraphBuilder g, ModelWeights w, int i, Node x, Node cos, Node sin, Attention layout) {
     int t = x.shape().dim(1);

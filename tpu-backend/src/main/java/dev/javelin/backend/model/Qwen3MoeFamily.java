@@ -17,7 +17,8 @@ import java.util.function.Predicate;
  * @param moe the routed feed-forward
  * @param sparseStep every how many blocks one is routed ({@code decoder_sparse_step})
  * @param mlpOnlyLayers blocks that keep the gated MLP ({@code mlp_only_layers})
- * @param routerAuxLossCoef the load-balancing loss's weight ({@code router_aux_loss_coef})
+ * @param routerAuxLossCoef config.json's {@code router_aux_loss_coef}, kept to write the config
+ *     back; training adds the load-balancing loss with the recipe's coefficient instead (default 0)
  */
 public record Qwen3MoeFamily(
     MoeFeedForward moe, int sparseStep, List<Integer> mlpOnlyLayers, double routerAuxLossCoef)

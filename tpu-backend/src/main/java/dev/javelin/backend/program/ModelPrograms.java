@@ -131,7 +131,8 @@ public final class ModelPrograms {
 
   /**
    * Per-token log-probs and entropies of {@code ids[:, 1:]} at temperature {@code temperature} (f32
-   * scalar input). Outputs: [logp (B, T-1), entropy (B, T-1)].
+   * scalar input). Outputs: [logp (B, T-1), entropy (B, T-1)], then for a Mixture-of-Experts model
+   * the load-balancing loss over the tokens of the attention mask (f32 scalar).
    */
   public static Program logProbs(ModelConfig c, int b, int t, int p) {
     return logProbs(c, b, t, p, LoraConfig.NONE);
@@ -160,8 +161,22 @@ public final class ModelPrograms {
                 + suffix(compute));
     Inputs in = declare(g, c, b, t, p, DType.F32, lora).computingIn(g, compute);
     Node temp = g.parameter(TEMPERATURE, DType.F32, Shape.scalar());
-    TokenStats st = tokenStats(g, c, in, temp);
-    return g.build(st.logp(), st.entropy());
+    DecoderModel m = new DecoderModel(c);
+    TokenStats st = tokenStats(g, c, in, temp, m);
+    return g.build(withAuxLoss(List.of(st.logp(), st.entropy()), m.routerAuxLoss(g, in.mask())));
+  }
+
+  /**
+   * {@code outs}, then the routed blocks' load-balancing loss (an f32 scalar) when the model has
+   * one: a Mixture-of-Experts log-prob program's third output, which a train step reports and may
+   * add to its loss.
+   */
+  static List<Node> withAuxLoss(List<Node> outs, Node auxLoss) {
+    List<Node> all = new ArrayList<>(outs);
+    if (auxLoss != null) {
+      all.add(auxLoss);
+    }
+    return all;
   }
 
   /**
@@ -170,7 +185,12 @@ public final class ModelPrograms {
    * {@link LayerLoop#configured} says (the train step and the log-prob programs share this).
    */
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
-    DecoderModel m = new DecoderModel(c);
+    return tokenStats(g, c, in, temperature, new DecoderModel(c));
+  }
+
+  /** As above through {@code m}, whose router logits the caller may read afterwards. */
+  static TokenStats tokenStats(
+      GraphBuilder g, ModelConfig c, Inputs in, Node temperature, DecoderModel m) {
     Node h =
         m.hidden(
             g,

@@ -39,7 +39,8 @@ public final class PrefixPrograms {
    * Parameters: weights, prefix_ids (G, P) i32, prefix_mask (G, P), response_ids (B, R) i32,
    * response_mask (B, R), prefix_row (B) i32, positions (N) i32, score_rows (B·R) i32 (the token
    * row whose hidden state predicts each response token), rope tables of {@code maxPos} positions,
-   * temperature. Outputs: [logp (B, R), entropy (B, R)] of the response tokens.
+   * temperature. Outputs: [logp (B, R), entropy (B, R)] of the response tokens, then for a
+   * Mixture-of-Experts model the load-balancing loss over the unpadded token rows (f32 scalar).
    */
   public static Program logProbs(ModelConfig c, int groups, int p, int b, int r, int maxPos) {
     return logProbs(c, groups, p, b, r, maxPos, LoraConfig.NONE);
@@ -115,7 +116,20 @@ public final class PrefixPrograms {
             c.vocabSize(),
             responseIds,
             temp);
-    return g.build(st.logp(), st.entropy());
+    Node aux = m.routerAuxLoss(g, tokenMask(g, prefixMask, responseMask));
+    return g.build(ModelPrograms.withAuxLoss(List.of(st.logp(), st.entropy()), aux));
+  }
+
+  /**
+   * The mask of the N token rows (prompts, then responses): the load-balancing loss counts each
+   * prompt token once, as the program runs it once for its whole group.
+   */
+  private static Node tokenMask(GraphBuilder g, Node prefixMask, Node responseMask) {
+    return g.concatenate(
+        0,
+        List.of(
+            g.reshape(prefixMask, (int) prefixMask.shape().size()),
+            g.reshape(responseMask, (int) responseMask.shape().size())));
   }
 
   /**

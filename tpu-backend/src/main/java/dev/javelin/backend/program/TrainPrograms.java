@@ -134,8 +134,29 @@ public final class TrainPrograms {
    */
   public static VjpPrograms logProbsVjp(
       Program logProbs, List<String> trainable, boolean withEntropy, Remat remat) {
+    return logProbsVjp(logProbs, trainable, withEntropy, false, remat);
+  }
+
+  /**
+   * As above; {@code withAuxLoss} also differentiates a Mixture-of-Experts program's third output,
+   * the load-balancing loss, whose scalar cotangent is its coefficient in the loss. Without it the
+   * output is still returned, for the step to report, and takes no backward work.
+   */
+  public static VjpPrograms logProbsVjp(
+      Program logProbs,
+      List<String> trainable,
+      boolean withEntropy,
+      boolean withAuxLoss,
+      Remat remat) {
+    if (withAuxLoss && logProbs.outputs().size() < 3) {
+      throw new IllegalArgumentException(
+          "'" + logProbs.name() + "' has no load-balancing loss output (a dense model)");
+    }
     List<String> names = List.copyOf(trainable);
-    Set<Integer> differentiated = withEntropy ? Set.of(0, 1) : Set.of(0);
+    Set<Integer> differentiated = new java.util.TreeSet<>(withEntropy ? Set.of(0, 1) : Set.of(0));
+    if (withAuxLoss) {
+      differentiated.add(2);
+    }
     return Autodiff.vjp(logProbs, names, differentiated, remat);
   }
 }

@@ -16,6 +16,7 @@ import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.LoraDropout;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.MoeFeedForward;
 import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
@@ -47,8 +48,18 @@ import java.util.Map;
  */
 public final class PolicyOptimizer implements AutoCloseable {
 
-  /** What one optimizer step did. {@code step} counts applied updates after this one. */
-  public record StepResult(double loss, double gradNorm, boolean applied, double lr, long step) {}
+  /**
+   * What one optimizer step did. {@code step} counts applied updates after this one; {@code
+   * auxLoss} is the Mixture-of-Experts load-balancing loss, the mean over the step's micro-batches
+   * (NaN for a model with no routed block, or a step that does not compute it).
+   */
+  public record StepResult(
+      double loss, double gradNorm, boolean applied, double lr, long step, double auxLoss) {
+    /** A step with no load-balancing loss. */
+    public StepResult(double loss, double gradNorm, boolean applied, double lr, long step) {
+      this(loss, gradNorm, applied, lr, step, Double.NaN);
+    }
+  }
 
   /**
    * A host loss value and its cotangents {@code ∂L/∂logp}, {@code ∂L/∂H}, each (B, C) like the
@@ -74,6 +85,8 @@ public final class PolicyOptimizer implements AutoCloseable {
   private final Remat remat;
   private final DType compute;
   private final long dropoutSeed;
+  private final double routerAuxLossCoef;
+  private final boolean routed; // a Mixture-of-Experts model, whose programs give the aux loss
   private final Map<String, DeviceBuffer> moments = new LinkedHashMap<>();
   // Split programs per shape bucket, bounded like the model's compiled programs.
   private final Map<String, VjpPrograms> splits = ProgramLru.map(ProgramLru.MAX_PROGRAMS, s -> {});
@@ -102,6 +115,30 @@ public final class PolicyOptimizer implements AutoCloseable {
    */
   public PolicyOptimizer(
       PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat, long dropoutSeed) {
+    this(model, config, schedule, remat, dropoutSeed, 0);
+  }
+
+  /**
+   * As above; {@code routerAuxLossCoef} > 0 adds that multiple of a Mixture-of-Experts model's
+   * load-balancing loss (the mean over a step's micro-batches) to the loss {@link #step}
+   * differentiates, while at 0 the loss is reported and adds nothing.
+   */
+  public PolicyOptimizer(
+      PolicyModel model,
+      AdamWConfig config,
+      LrSchedule schedule,
+      Remat remat,
+      long dropoutSeed,
+      double routerAuxLossCoef) {
+    if (!(routerAuxLossCoef >= 0) || !Double.isFinite(routerAuxLossCoef)) {
+      throw new IllegalArgumentException(
+          "router_aux_loss_coef must be a finite number >= 0, got " + routerAuxLossCoef);
+    }
+    this.routerAuxLossCoef = routerAuxLossCoef;
+    ModelConfig c = model.config();
+    this.routed =
+        java.util.stream.IntStream.range(0, c.layers())
+            .anyMatch(i -> c.architecture().feedForward(i) instanceof MoeFeedForward);
     this.model = model;
     this.dropoutSeed = dropoutSeed;
     this.config = config;
@@ -153,67 +190,85 @@ public final class PolicyOptimizer implements AutoCloseable {
    */
   public StepResult step(
       List<? extends SequenceBatch> microBatches, float temperature, HostLoss loss) {
-    double total = 0;
-    List<DeviceBuffer> acc = null;
-    for (int i = 0; i < microBatches.size(); i++) {
-      SequenceBatch batch = microBatches.get(i);
-      SequenceBatch at = batch.atBucket(model.config());
-      boolean entropy = loss.usesEntropy();
-      LoraConfig lora = model.lora();
-      String key =
-          at.shapeKey()
-              + (entropy ? "_H" : "")
-              + splitRematSuffix()
-              + (lora.enabled() ? "_lora" : "")
-              + (lora.drops() ? "_drop" : "")
-              + computeSuffix();
-      List<String> trainable = trainableNames();
-      VjpPrograms split =
-          splits.computeIfAbsent(
-              key,
-              k ->
-                  TrainPrograms.logProbsVjp(
-                      at.logProbsProgram(model.config(), lora, compute),
-                      trainable,
-                      entropy,
-                      splitRemat()));
-      Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
-      Executable bwd =
-          model.executable(
-              "lp_vjp_bwd_" + key,
-              split::backward,
-              p -> Donation.none(),
-              trainable.stream().map(OptimizerPrograms::grad).toList(),
-              residualRoles(split));
-      Map<String, DeviceBuffer> in = model.uploads(at, temperature);
-      if (lora.drops()) {
-        LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, applied, i)
-            .forEach((k, v) -> in.put(k, model.upload(k, v)));
-      }
-      Map<String, DeviceBuffer> named = model.modelBuffers();
-      named.putAll(in);
-      named.putAll(model.ropeBuffers());
-      List<DeviceBuffer> fwdArgs = Bindings.bind(split.forward(), named);
-      List<DeviceBuffer> fwdOut = fwd.run(fwdArgs);
-      int c = batch.scoredColumns();
-      TokenLogProbs stats =
-          new TokenLogProbs(
-              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(0).toHost(), c),
-              TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(1).toHost(), c));
-      Cotangents cot = loss.apply(i, stats);
-      total += cot.loss();
-      int padded = fwdOut.get(0).shape().dim(1);
-      List<DeviceBuffer> dys = cotangents(split, cot, batch.rows(), c, padded);
-      List<DeviceBuffer> grads = bwd.run(split.backwardArguments(fwdArgs, fwdOut, dys));
-      fwdOut.forEach(DeviceBuffer::close);
-      dys.forEach(DeviceBuffer::close);
-      in.values().forEach(DeviceBuffer::close);
-      acc = acc == null ? grads : accumulate(acc, grads);
-    }
-    if (acc == null) {
+    if (microBatches.isEmpty()) {
       throw new IllegalArgumentException("a train step needs at least one micro-batch");
     }
-    return update(acc, total);
+    // The load-balancing loss enters as the mean over micro-batches: d/d(aux_i) = coef / n.
+    float auxCotangent = (float) (routerAuxLossCoef / microBatches.size());
+    double total = 0;
+    double auxSum = 0;
+    List<DeviceBuffer> acc = null;
+    for (int i = 0; i < microBatches.size(); i++) {
+      MicroResult r = microStep(microBatches.get(i), i, temperature, loss, auxCotangent);
+      total += r.loss() + auxCotangent * (Double.isNaN(r.auxLoss()) ? 0 : r.auxLoss());
+      auxSum += r.auxLoss();
+      acc = acc == null ? r.grads() : accumulate(acc, r.grads());
+    }
+    StepResult s = update(acc, total);
+    return new StepResult(
+        s.loss(), s.gradNorm(), s.applied(), s.lr(), s.step(), auxSum / microBatches.size());
+  }
+
+  /** One micro-batch's host loss, its load-balancing loss (NaN if none) and its gradients. */
+  private record MicroResult(double loss, double auxLoss, List<DeviceBuffer> grads) {}
+
+  private MicroResult microStep(
+      SequenceBatch batch, int i, float temperature, HostLoss loss, float auxCotangent) {
+    SequenceBatch at = batch.atBucket(model.config());
+    boolean entropy = loss.usesEntropy();
+    boolean aux = routed && auxCotangent > 0;
+    LoraConfig lora = model.lora();
+    String key =
+        at.shapeKey()
+            + (entropy ? "_H" : "")
+            + (aux ? "_aux" : "")
+            + splitRematSuffix()
+            + (lora.enabled() ? "_lora" : "")
+            + (lora.drops() ? "_drop" : "")
+            + computeSuffix();
+    List<String> trainable = trainableNames();
+    VjpPrograms split =
+        splits.computeIfAbsent(
+            key,
+            k ->
+                TrainPrograms.logProbsVjp(
+                    at.logProbsProgram(model.config(), lora, compute),
+                    trainable,
+                    entropy,
+                    aux,
+                    splitRemat()));
+    Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
+    Executable bwd =
+        model.executable(
+            "lp_vjp_bwd_" + key,
+            split::backward,
+            p -> Donation.none(),
+            trainable.stream().map(OptimizerPrograms::grad).toList(),
+            residualRoles(split));
+    Map<String, DeviceBuffer> in = model.uploads(at, temperature);
+    if (lora.drops()) {
+      LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, applied, i)
+          .forEach((k, v) -> in.put(k, model.upload(k, v)));
+    }
+    Map<String, DeviceBuffer> named = model.modelBuffers();
+    named.putAll(in);
+    named.putAll(model.ropeBuffers());
+    List<DeviceBuffer> fwdArgs = Bindings.bind(split.forward(), named);
+    List<DeviceBuffer> fwdOut = fwd.run(fwdArgs);
+    int c = batch.scoredColumns();
+    TokenLogProbs stats =
+        new TokenLogProbs(
+            TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(0).toHost(), c),
+            TokenLogProbs.firstColumns((Tensor.F32) fwdOut.get(1).toHost(), c));
+    double auxLoss = split.outputCount() > 2 ? fwdOut.get(2).toHost().getDouble(0) : Double.NaN;
+    Cotangents cot = loss.apply(i, stats);
+    int padded = fwdOut.get(0).shape().dim(1);
+    List<DeviceBuffer> dys = cotangents(split, cot, batch.rows(), c, padded, auxCotangent);
+    List<DeviceBuffer> grads = bwd.run(split.backwardArguments(fwdArgs, fwdOut, dys));
+    fwdOut.forEach(DeviceBuffer::close);
+    dys.forEach(DeviceBuffer::close);
+    in.values().forEach(DeviceBuffer::close);
+    return new MicroResult(cot.loss(), auxLoss, grads);
   }
 
   /**
@@ -326,11 +381,18 @@ public final class PolicyOptimizer implements AutoCloseable {
     return remat == Remat.BLOCKS ? "_blocks" : "";
   }
 
-  /** Cotangents (B, C) checked, then padded to the program's C' columns and uploaded. */
+  /**
+   * Cotangents (B, C) checked, then padded to the program's C' columns and uploaded; the
+   * load-balancing loss's, where the split takes one, is the scalar {@code aux}.
+   */
   private List<DeviceBuffer> cotangents(
-      VjpPrograms split, Cotangents cot, int b, int c, int padded) {
+      VjpPrograms split, Cotangents cot, int b, int c, int padded, float aux) {
     Shape want = Shape.of(b, c);
+    List<DeviceBuffer> dys = new ArrayList<>();
     for (int idx : split.cotangentOutputs()) {
+      if (idx == 2) {
+        continue;
+      }
       Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
       if (dy == null || !dy.shape().equals(want)) {
         throw new IllegalArgumentException(
@@ -341,10 +403,12 @@ public final class PolicyOptimizer implements AutoCloseable {
                 + (dy == null ? "null" : dy.shape()));
       }
     }
-    List<DeviceBuffer> dys = new ArrayList<>();
     for (int idx : split.cotangentOutputs()) {
-      Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
-      dys.add(model.upload("cotangent." + idx, TokenLogProbs.padColumns(dy, padded)));
+      Tensor dy =
+          idx == 2
+              ? Tensor.scalar(aux)
+              : TokenLogProbs.padColumns(idx == 0 ? cot.dLogp() : cot.dEntropy(), padded);
+      dys.add(model.upload("cotangent." + idx, dy));
     }
     return dys;
   }

@@ -145,7 +145,13 @@ public final class PpoUpdater implements Trainer {
             ? PolicyModel.of(device, initial, compute, mesh)
             : null;
     this.optimizer =
-        new PolicyOptimizer(policy, config.optimizer(), config.schedule(), remat, loraSeed);
+        new PolicyOptimizer(
+            policy,
+            config.optimizer(),
+            config.schedule(),
+            remat,
+            loraSeed,
+            config.routerAuxLossCoef());
   }
 
   public TrainerConfig config() {
@@ -284,6 +290,10 @@ public final class PpoUpdater implements Trainer {
     step.put("actor/grad_norm", r.gradNorm());
     step.put("actor/lr", r.lr());
     step.put("actor/skipped_steps", r.applied() ? 0.0 : 1.0);
+    if (!Double.isNaN(r.auxLoss())) {
+      step.put(
+          MetricNames.AUX_LOSS, r.auxLoss()); // a Mixture-of-Experts model's load-balancing loss
+    }
     sums.endStep(step);
   }
 
