@@ -107,8 +107,7 @@ final class PlanTable {
       out.printf(
           "* scanned layers (-Djavelin.layers=scanned): XLA counts the layer loop's body once, so"
               + " this GFLOP and bound leave out %d of the %d layers' work%n%n",
-          model.layers() - 1,
-          model.layers());
+          model.layers() - 1, model.layers());
     }
     List<Row> over =
         actors.stream().flatMap(List::stream).filter(r -> r.s().totalBytes() > hbm()).toList();
