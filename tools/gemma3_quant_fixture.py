@@ -1,6 +1,6 @@
 """Real quantised blocks of Gemma 3 270M (Q4_K_M GGUF) and gguf-py's dequantisation of them.
 
-  (requirements: tools/requirements/gguf.txt)
+  (requirements: tools/requirements/gguf.txt or gemma3-parity.txt)
   python tools/gemma3_quant_fixture.py <gemma-3-270m-q4_k_m.gguf> tpu-backend/src/test/resources/gguf
 
 Writes gemma3_blocks.gguf: for every quantised type in the file, the first BLOCKS blocks of the
