@@ -48,7 +48,8 @@ def main() -> None:
         greedy = []
         questions = [json.loads(row)["question"] for row in open(gsm8k, encoding="utf-8")][:8]
         for q in questions:
-            ids = tok("Question: " + q + "\nAnswer:")["input_ids"]
+            prompt = "Question: " + q + "\nAnswer:"
+            ids = tok(prompt)["input_ids"]
             new, past, x = [], None, torch.tensor([ids])
             for _ in range(NEW_TOKENS):
                 o = model(x, past_key_values=past, use_cache=True)
@@ -56,7 +57,8 @@ def main() -> None:
                 nxt = int(o.logits[0, -1].argmax())
                 new.append(nxt)
                 x = torch.tensor([[nxt]])
-            greedy.append({"prompt": ids, "continuation": new, "text": tok.decode(new)})
+            greedy.append({"prompt_text": prompt, "prompt": ids, "continuation": new,
+                           "text": tok.decode(new)})
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"model": gguf_path.name, "top": TOP, "logits": logits,
                                "greedy": greedy}, indent=1) + "\n")

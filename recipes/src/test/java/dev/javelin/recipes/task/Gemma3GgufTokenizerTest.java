@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The tokenizer in the real Gemma 3 270M GGUF (SentencePiece, no merges listed) encodes and decodes
- * as transformers' tokenizer for the same file does: the token ids and decoded continuations of
- * tpu-backend's parity fixture (tools/gemma3_parity.py). The build installs the model
- * (tools/setup/gemma3-270m.sh); a missing file fails the test.
+ * as transformers' tokenizer for the same file does: the token ids of the 12 prompts and the
+ * decoded continuations of tpu-backend's parity fixture (tools/gemma3_parity.py). The build
+ * installs the model (tools/setup/gemma3-270m.sh); a missing file fails the test.
  */
 class Gemma3GgufTokenizerTest {
   private static BpeTokenizer tokenizer;
@@ -50,6 +50,15 @@ class Gemma3GgufTokenizerTest {
     for (JsonNode prompt : fixture.get("logits")) {
       String text = prompt.get("text").asText();
       assertArrayEquals(ints(prompt.get("tokens")), tokenizer.encode(text, true), text);
+    }
+  }
+
+  /** GSM8K questions: digits, currency, punctuation and runs of two spaces. */
+  @Test
+  void encodesTheGsm8kPromptsAsTransformers() {
+    for (JsonNode g : fixture.get("greedy")) {
+      String text = g.get("prompt_text").asText();
+      assertArrayEquals(ints(g.get("prompt")), tokenizer.encode(text, true), text);
     }
   }
 
