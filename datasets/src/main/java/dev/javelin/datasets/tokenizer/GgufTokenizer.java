@@ -17,6 +17,8 @@ import java.util.Optional;
  * into the {@code tokenizer.json} layout Hugging Face uses for the same vocabulary and loaded by
  * the same code as a file, so both paths tokenize alike and the result can be written back out as
  * {@code tokenizer.json}. {@code tokenizer.ggml.pre} picks the split regex as llama.cpp does.
+ * Gemma's SentencePiece vocabularies ({@code tokenizer.ggml.model} {@code llama}) go through {@link
+ * GgufSentencePiece} to the same layout.
  */
 final class GgufTokenizer {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -58,12 +60,20 @@ final class GgufTokenizer {
     try {
       GgufMetadata md = new GgufMetadata(metadata);
       String model = md.string("tokenizer.ggml.model");
+      String arch = md.optionalString("general.architecture").orElse("");
+      if ("llama".equals(model) && arch.startsWith("gemma")) {
+        List<String> stored = md.strings("tokenizer.ggml.tokens");
+        TokenizerJsonReader.Raw raw = GgufSentencePiece.raw(md, stored);
+        return new BpeTokenizer(TokenizerFile.parse(raw), config(md, stored));
+      }
       if (!"gpt2".equals(model)) {
         throw new IllegalArgumentException(
             "tokenizer.ggml.model '"
                 + model
-                + "' is not supported (only 'gpt2', byte-level BPE; SentencePiece 'llama'"
-                + " vocabularies are not)");
+                + "' is not supported (only 'gpt2', byte-level BPE, and Gemma's SentencePiece"
+                + " 'llama'; general.architecture is '"
+                + arch
+                + "')");
       }
       Pre pre = Pre.of(md.optionalString("tokenizer.ggml.pre").orElse("gpt2"));
       List<String> tokens = spelled(md.strings("tokenizer.ggml.tokens"));
@@ -173,7 +183,7 @@ final class GgufTokenizer {
   /**
    * {@code add_bos_token}/{@code add_eos_token} as a TemplateProcessing, as Hugging Face writes.
    */
-  private static JsonNode postProcessor(GgufMetadata md, List<String> tokens) {
+  static JsonNode postProcessor(GgufMetadata md, List<String> tokens) {
     Optional<String> bos = special(md, "tokenizer.ggml.add_bos_token", "bos_token_id", tokens);
     Optional<String> eos = special(md, "tokenizer.ggml.add_eos_token", "eos_token_id", tokens);
     ObjectNode post = NODES.objectNode().put("type", "TemplateProcessing");

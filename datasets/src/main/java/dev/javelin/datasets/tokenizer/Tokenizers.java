@@ -66,7 +66,8 @@ public final class Tokenizers {
    *
    * @param source names the file in error messages
    * @throws IllegalArgumentException naming the key when a value is missing, mistyped or
-   *     unsupported (only {@code tokenizer.ggml.model = "gpt2"} vocabularies are)
+   *     unsupported (only {@code tokenizer.ggml.model = "gpt2"} vocabularies and Gemma's {@code
+   *     "llama"} ones are)
    */
   public static BpeTokenizer fromGgufMetadata(Map<String, Object> metadata, String source) {
     return GgufTokenizer.fromMetadata(metadata, source);

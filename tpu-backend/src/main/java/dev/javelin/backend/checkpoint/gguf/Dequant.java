@@ -38,6 +38,9 @@ public final class Dequant {
       case Q4_1 -> {
         for (int k = 0; k < blocks; k++) q4(b, k * 20, y, k * 32, true);
       }
+      case Q5_0 -> {
+        for (int k = 0; k < blocks; k++) q5_0(b, k * 22, y, k * 32);
+      }
       case Q4_K -> {
         for (int k = 0; k < blocks; k++) q4k(b, k * 144, y, k * 256);
       }
@@ -77,6 +80,23 @@ public final class Dequant {
         y[o + j] = ((q & 0xF) - shift) * d;
         y[o + j + 16] = ((q >>> 4) - shift) * d;
       }
+    }
+  }
+
+  /**
+   * Q5_0: x = (q - 16)·d with a 5-bit q: low four bits as in Q4_0, the fifth of element j is bit j
+   * of the little-endian 32-bit qh that follows d. llama.cpp picks it for rows whose length (640 in
+   * Gemma 3 270M) is not a multiple of the K-quants' 256.
+   */
+  private static void q5_0(ByteBuffer b, int at, float[] y, int o) {
+    float d = half(b, at);
+    int qh = b.getInt(at + 2);
+    for (int j = 0; j < 16; j++) {
+      int q = b.get(at + 6 + j) & 0xFF;
+      int h0 = (qh >>> j) & 1;
+      int h1 = (qh >>> (j + 16)) & 1;
+      y[o + j] = (((q & 0xF) | h0 << 4) - 16) * d;
+      y[o + j + 16] = (((q >>> 4) | h1 << 4) - 16) * d;
     }
   }
 

@@ -31,6 +31,9 @@ public final class DequantReference {
       case Q8_0 -> b.get(at + 2 + j) * Dequant.half(b, at);
       case Q4_0 -> (nibble(b, at + 2, j) - 8) * Dequant.half(b, at);
       case Q4_1 -> nibble(b, at + 4, j) * Dequant.half(b, at) + Dequant.half(b, at + 2);
+      case Q5_0 ->
+          ((nibble(b, at + 6, j) | ((b.get(at + 2 + j / 8) >>> (j % 8)) & 1) << 4) - 16)
+              * Dequant.half(b, at);
       case Q4_K -> kQuant(b, at, j, (b.get(at + 16 + qsByte(j)) & 0xFF) >>> qsShift(j) & 0xF);
       case Q5_K -> kQuant(b, at, j, q5(b, at, j));
       case Q6_K -> q6(b, at, j);

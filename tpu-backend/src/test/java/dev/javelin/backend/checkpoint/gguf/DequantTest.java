@@ -1,6 +1,8 @@
 package dev.javelin.backend.checkpoint.gguf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Bf16;
 import java.nio.ByteBuffer;
@@ -22,6 +24,17 @@ class DequantTest {
       float[] fast = Dequant.toF32(type, b, n);
       float[] ref = DequantReference.toF32(type, b, n);
       assertArrayEquals(ref, fast, 0f, type.name());
+    }
+  }
+
+  @Test
+  void rejectsDataShorterThanTheBlocks() {
+    for (GgmlType type : GgmlType.values()) {
+      int n = 2 * Math.max(32, type.blockElements());
+      ByteBuffer b = ByteBuffer.allocate(n / type.blockElements() * type.blockBytes() - 1);
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> Dequant.toF32(type, b, n));
+      assertTrue(e.getMessage().contains("do not fit"), type + ": " + e.getMessage());
     }
   }
 

@@ -85,6 +85,25 @@ class GgufFileTest {
     }
   }
 
+  /**
+   * Blocks copied from the Gemma 3 270M Q4_K_M GGUF (tools/gemma3_quant_fixture.py), among them the
+   * Q5_0 that llama.cpp falls back to for 640-wide rows.
+   */
+  @Test
+  void dequantisesRealGemma3BlocksLikeGgufPy() throws IOException {
+    try (GgufFile f = GgufFile.open(fixture("gemma3_blocks.gguf"))) {
+      assertEquals(
+          List.of(GgmlType.Q5_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K),
+          f.tensors().values().stream().map(GgufTensorInfo::type).toList());
+      for (GgufTensorInfo t : f.tensors().values()) {
+        Tensor.F32 got = f.readF32(t.name());
+        float[] want = readF32(fixture(t.name() + ".f32"));
+        assertEquals(Shape.of(1, 256), got.shape());
+        assertArrayEquals(want, got.data(), 0f, t.name() + " (" + t.type() + ")");
+      }
+    }
+  }
+
   private static float[] readF32(Path p) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);
     float[] out = new float[b.remaining() / 4];
