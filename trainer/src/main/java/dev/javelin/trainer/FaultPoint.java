@@ -54,10 +54,25 @@ public final class FaultPoint {
     }
     String action = fault.substring(colon + 1);
     switch (action) {
-      case "halt" -> Runtime.getRuntime().halt(HALT_STATUS);
+      case "halt" -> killSelf();
       case "fill" -> fill(dir);
       default -> throw new IllegalArgumentException(PROPERTY + ": unknown action " + action);
     }
+  }
+
+  /**
+   * SIGKILL to this process, as the fault it stands for. Not {@code Runtime.halt}: that runs the C
+   * library's exit, whose static destructors race native threads still running (Ray's core worker
+   * heartbeat segfaulted there, exit 134 instead of 137).
+   */
+  private static void killSelf() {
+    String pid = Long.toString(ProcessHandle.current().pid());
+    try {
+      new ProcessBuilder("kill", "-KILL", pid).inheritIO().start().waitFor();
+    } catch (IOException | InterruptedException e) {
+      // no kill(1) here: fall through to the JVM's own halt
+    }
+    Runtime.getRuntime().halt(HALT_STATUS);
   }
 
   /** Writes {@code dir/.javelin-test-fill} until the file system has no byte left. */

@@ -43,4 +43,28 @@ final class PosixSignals {
       return false; // e.g. IllegalArgumentException: the signal is reserved or unknown here
     }
   }
+
+  /**
+   * Ends this process the way an unhandled SIGINT does (a shell reports 128 + 2), without running
+   * the C library's exit: {@code Runtime.halt} does run it, and its static destructors race native
+   * threads still running (Ray's core worker segfaulted there, leaving exit 134 and an hs_err
+   * file). Falls back to {@code halt(fallbackStatus)} where the signal cannot be raised.
+   */
+  static void dieByInterrupt(int fallbackStatus) {
+    try {
+      Class<?> signal = Class.forName("sun.misc.Signal");
+      Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+      Object sig = signal.getConstructor(String.class).newInstance("INT");
+      signal
+          .getMethod("handle", signal, handlerType)
+          .invoke(null, sig, handlerType.getField("SIG_DFL").get(null));
+      signal.getMethod("raise", signal).invoke(null, sig);
+      Thread.sleep(2000); // delivery is asynchronous; the process ends within it
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // no such signal here: halt below
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    Runtime.getRuntime().halt(fallbackStatus);
+  }
 }

@@ -33,7 +33,7 @@ public final class StopSignal {
   /** A signal raised by SIGINT (Ctrl-C) and SIGTERM. */
   public static StopSignal onInterrupt() {
     StopSignal s = new StopSignal();
-    Runnable handler = () -> s.onSignal(System.err, code -> Runtime.getRuntime().halt(code));
+    Runnable handler = () -> s.onSignal(System.err, PosixSignals::dieByInterrupt);
     // Where the platform lacks a signal, Ctrl-C just kills the run.
     PosixSignals.handle("INT", handler);
     PosixSignals.handle("TERM", handler);

@@ -27,18 +27,20 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The chaos soak: an arith-grpo run in cluster mode while a seeded scheduler kills, at random
  * moments, a sampler's worker ({@code kill -9}: the run carries on), the trainer's worker (the run
- * stops with exit 1) or the driver (SIGKILL: exit 137). Besides, the first run and a third of the
- * reruns (drawn) halt the driver at a named window around a checkpoint ({@link FaultPoint}, exit
- * 137): the first after step 1's records, before any checkpoint exists; the others after a step's
- * records with its checkpoint not begun, with the checkpoint half-written, or right after its
- * rename. After every stop the same command is run again, until the run ends. Nothing may be lost
- * or done twice: the final checkpoint equals an uninterrupted run's with the same seed file for
- * file (its CRC32C manifest), batches.jsonl and the per-step scores are the same, and metrics.jsonl
- * has every step exactly once.
+ * stops with exit 1) or the driver (SIGKILL: exit 137). Instead of a kill, the first run and a
+ * third of the reruns (drawn) halt the driver at a named window around a checkpoint ({@link
+ * FaultPoint}, exit 137): the first after step 1's records, before any checkpoint exists; the
+ * others after a step's records with its checkpoint not begun, with the checkpoint half-written,
+ * between its rename and the marker naming it, or right after the marker. After every stop the same
+ * command is run again, until the run ends. Nothing may be lost or done twice: the final checkpoint
+ * equals an uninterrupted run's with the same seed file for file (its CRC32C manifest),
+ * batches.jsonl and the per-step scores are the same, and metrics.jsonl has every step exactly
+ * once.
  *
  * <p>Short form in CI: {@code javelin.chaos.faults} (default 5) faults over {@code 2 faults + 2}
  * steps; long form: {@code bench/chaos-soak.sh} (50 faults). {@code javelin.chaos.seed} picks the
- * plan; the first three faults are one of each kind in a seeded order, so every kind happens.
+ * plan; the first three faults are one of each kind in a seeded order, so every kind happens, and
+ * the windows of the reruns' halts likewise come each once before any comes again.
  */
 class ChaosSoakClusterIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,7 +49,11 @@ class ChaosSoakClusterIT {
 
   /** The windows a rerun may halt in: each is past the rerun's first new checkpoint. */
   private static final List<String> WINDOWS =
-      List.of("records-written@2", "checkpoint-partial@2", "checkpoint-saved@1");
+      List.of(
+          "records-written@2",
+          "checkpoint-partial@2",
+          "checkpoint-renamed@2",
+          "checkpoint-saved@1");
 
   /** What the scheduler kills. */
   enum Fault {
@@ -134,6 +140,7 @@ class ChaosSoakClusterIT {
     int runs;
     int halts;
     private int next;
+    private final List<String> windowsLeft = new ArrayList<>();
 
     Soak(Path root, Path dir, List<String> command, List<Fault> plan) {
       this.root = root;
@@ -153,11 +160,12 @@ class ChaosSoakClusterIT {
         if (runs == 1) {
           window = "records-written@1"; // before the first checkpoint
         } else if (moments.nextInt(3) == 0) {
-          window = WINDOWS.get(moments.nextInt(WINDOWS.size()));
+          window = nextWindow(moments);
         }
         Process p = LaunchedRun.start(command, root, log, window);
         Fault last = null;
-        while (p.isAlive() && next < plan.size()) {
+        // A run with a window gets no kill besides it: a kill would mostly come first.
+        while (window == null && p.isAlive() && next < plan.size()) {
           // A fault at a random moment after the run's next checkpoint: anywhere in a step.
           int from = LaunchedRun.lastCheckpoint(dir);
           if (!LaunchedRun.awaitCheckpoint(dir, from + 1, p, 300, log)) {
@@ -200,6 +208,14 @@ class ChaosSoakClusterIT {
         }
         awaitNoActors();
       }
+    }
+
+    /** Every window once (in a seeded order) before any is drawn again, as with the faults. */
+    private String nextWindow(SplittableRandom moments) {
+      if (windowsLeft.isEmpty()) {
+        windowsLeft.addAll(WINDOWS);
+      }
+      return windowsLeft.remove(moments.nextInt(windowsLeft.size()));
     }
 
     /** Applies {@code fault}; false when there was nothing to kill right now (retried later). */

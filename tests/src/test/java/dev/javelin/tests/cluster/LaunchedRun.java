@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.recipes.ray.CodeSearchPath;
+import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.FaultPoint;
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A {@code ./javelin run ... --ray-address} process the cluster ITs launch and kill, and what they
@@ -93,18 +94,18 @@ final class LaunchedRun {
     return true;
   }
 
-  /** The newest {@code global_step_N} in {@code dir}, 0 when there is none. */
+  /**
+   * The checkpoint a rerun resumes from: the step {@code dir}'s marker names, 0 when there is none.
+   * Not the newest {@code global_step_N}: a run killed between the rename and the marker leaves a
+   * complete step directory that the marker does not name yet, and the rerun redoes that step.
+   */
   static int lastCheckpoint(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
+    Path marker = dir.resolve(Checkpointer.MARKER);
+    if (!Files.isRegularFile(marker)) {
       return 0;
     }
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString())
-          .filter(n -> n.matches("global_step_\\d+"))
-          .mapToInt(n -> Integer.parseInt(n.substring("global_step_".length())))
-          .max()
-          .orElse(0);
-    }
+    String text = Files.readString(marker, StandardCharsets.UTF_8).strip();
+    return text.isEmpty() ? 0 : Integer.parseInt(text);
   }
 
   /** batches.jsonl lines of steps up to {@code upTo}. */
