@@ -176,7 +176,7 @@ public record RunSpec(
       boolean choosesRay = all.stream().anyMatch(o -> o.startsWith(ray + "="));
       String address = env.get("RAY_ADDRESS");
       if (!choosesRay && address != null && !address.isBlank()) {
-        all.add(0, Recipes.override(ray, "cluster"));
+        all.add(0, Recipes.override(ray, TrainerSection.RayMode.CLUSTER.key()));
       }
       RecipeConfig recipe =
           base == null ? Recipes.loadOverrides("the run spec", all) : Recipes.load(base, all);

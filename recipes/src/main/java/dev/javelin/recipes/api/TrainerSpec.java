@@ -67,7 +67,7 @@ public final class TrainerSpec {
    * its GCS) instead of in this JVM.
    */
   public TrainerSpec rayCluster(String address) {
-    values.put(TrainerSection.RAY, "cluster");
+    values.put(TrainerSection.RAY, TrainerSection.RayMode.CLUSTER.key());
     values.put(TrainerSection.RAY_ADDRESS, address);
     return this;
   }

@@ -6,6 +6,7 @@ import dev.javelin.recipes.config.CheckpointRecipe;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RequestFactory;
@@ -124,7 +125,7 @@ public final class Commands {
     new RunLoop(out, env)
         .checkMemory(
             recipe, MemoryBudget.forEval(ModelInit.config(recipe), recipe, task.val().size()));
-    boolean cluster = recipe.trainer().ray().equals("cluster");
+    boolean cluster = recipe.trainer().ray() == RayMode.CLUSTER;
     try (Scoring scoring = new Scoring(recipe, task.tokenizer());
         Workers workers = cluster ? Workers.start(recipe, 1) : Workers.startSamplers(recipe)) {
       // in this JVM the weights go from the checkpoint straight to the samplers: no trainer

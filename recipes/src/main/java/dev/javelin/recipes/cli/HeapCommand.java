@@ -2,6 +2,7 @@ package dev.javelin.recipes.cli;
 
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
 import java.io.PrintStream;
@@ -62,7 +63,7 @@ final class HeapCommand {
             ? new Commands(new PrintStream(PrintStream.nullOutputStream()))
                 .evalRecipe(recipeArg, overrides)
             : Recipes.load(recipeArg, overrides);
-    if (recipe.trainer().ray().equals("cluster")) {
+    if (recipe.trainer().ray() == RayMode.CLUSTER) {
       return null; // the model lives in worker JVMs sized by the cluster
     }
     return switch (command) {

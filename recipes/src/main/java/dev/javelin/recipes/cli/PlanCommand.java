@@ -99,7 +99,7 @@ final class PlanCommand {
   /** Compiles and prints every actor's programs; true when all fit. */
   static boolean check(RecipeConfig recipe, TpuTopology topology, PrintStream out) {
     ModelConfig c = ModelInit.config(recipe);
-    ChipPlan chips = ChipKeys.from(recipe.settings());
+    ChipPlan chips = recipe.chips();
     chips.checkModel(c);
     if (chips.totalChips() > topology.chips()) {
       throw new ConfigException(

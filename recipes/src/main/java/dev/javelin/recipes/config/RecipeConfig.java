@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.grpo.AlgorithmConfig;
 import dev.javelin.rewards.RewardSpec;
 import dev.javelin.rewards.worker.WorkerConfig;
@@ -28,6 +29,8 @@ import java.util.Optional;
  * @param trainer {@code trainer.*}
  * @param sftOutputDir {@code sft.output_dir}: where {@code sft} writes the final model
  * @param overlong {@code reward_model.overlong_buffer.*}: DAPO's overlong reward shaping
+ * @param lora {@code actor_rollout_ref.model.lora_*}: the adapters, or none
+ * @param chips which chips the trainer and each sampler own ({@code trainer.n_gpus_per_node}, ...)
  */
 public record RecipeConfig(
     Settings settings,
@@ -40,7 +43,9 @@ public record RecipeConfig(
     Duration rewardTimeout,
     TrainerSection trainer,
     String sftOutputDir,
-    OverlongBufferKeys.Shaping overlong) {
+    OverlongBufferKeys.Shaping overlong,
+    LoraConfig lora,
+    ChipPlan chips) {
   private static final KeySet KEYS = new KeySet();
   public static final KeySpec REWARD_PATH =
       KEYS.optional(
@@ -70,6 +75,8 @@ public record RecipeConfig(
   public RecipeConfig {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(overlong, "overlong");
+    Objects.requireNonNull(lora, "lora");
+    Objects.requireNonNull(chips, "chips");
     int batch = data.trainBatchSize();
     int mini = actor.ppoMiniBatchSize();
     Checks.require(
@@ -101,7 +108,7 @@ public record RecipeConfig(
   public static RecipeConfig from(Settings s) {
     DataConfig data = Checks.build("data", () -> DataConfig.from(s));
     ModelSection model = Checks.build("actor_rollout_ref.model", () -> ModelSection.from(s));
-    Checks.build("actor_rollout_ref.model", () -> LoraKeys.from(s));
+    LoraConfig lora = Checks.build("actor_rollout_ref.model", () -> LoraKeys.from(s));
     ModelOverrideKeys.from(s);
     ActorConfig actor = Checks.build("actor_rollout_ref.actor", () -> ActorConfig.from(s));
     RolloutConfig rollout = Checks.build("actor_rollout_ref.rollout", () -> RolloutConfig.from(s));
@@ -111,7 +118,7 @@ public record RecipeConfig(
     Checks.require(timeout > 0, REWARD_TIMEOUT_S.name(), "must be > 0");
     RewardWorkerKeys.from(s, Duration.ofMillis((long) (timeout * 1000))); // checked at load
     TrainerSection trainer = Checks.build("trainer", () -> TrainerSection.from(s));
-    ChipKeys.from(s); // sizes against each other and the device, before any actor starts
+    ChipPlan chips = ChipKeys.from(s); // sizes checked before any actor starts
     if (s.isSet(SFT_STOP_AT_ACCURACY)) {
       double stop = s.getDouble(SFT_STOP_AT_ACCURACY);
       Checks.require(stop > 0 && stop <= 1, SFT_STOP_AT_ACCURACY.name(), "must be in (0, 1]");
@@ -127,7 +134,9 @@ public record RecipeConfig(
         Duration.ofMillis((long) (timeout * 1000)),
         trainer,
         s.optString(SFT_OUTPUT_DIR).orElse(null),
-        OverlongBufferKeys.from(s, data.maxResponseLength()));
+        OverlongBufferKeys.from(s, data.maxResponseLength()),
+        lora,
+        chips);
   }
 
   private static RewardSpec reward(Settings s) {

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.config;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,8 +23,7 @@ import java.util.Objects;
  * @param seed seeds sampling (per request) and the trainer's shuffles
  * @param device device spec (cpu, ref, xla:...)
  * @param samplers sampler actors
- * @param ray {@code local} (Ray local mode in this JVM), {@code cluster} (a running Ray cluster) or
- *     {@code off} (plain objects)
+ * @param ray where the actors run ({@link RayMode})
  * @param rayAddress the cluster's GCS address ({@code host:port}); null means {@code RAY_ADDRESS}
  * @param maxRestarts how often a dead sampler actor is restarted (cluster mode)
  * @param rolloutMode {@code sync} or {@code one_step_off} (generation of step k+1 overlaps the
@@ -46,7 +46,7 @@ public record TrainerSection(
     long seed,
     String device,
     int samplers,
-    String ray,
+    RayMode ray,
     String rayAddress,
     int maxRestarts,
     String rolloutMode,
@@ -89,8 +89,8 @@ public record TrainerSection(
   public static final KeySpec RAY =
       KEYS.of(
           "trainer.ray",
-          KeyType.oneOf("local", "cluster", "off"),
-          "local",
+          KeyType.oneOf(RayMode.keys()),
+          RayMode.LOCAL.key(),
           "Ray local mode, a Ray cluster, or plain objects");
   public static final KeySpec RAY_ADDRESS =
       KEYS.optional("trainer.ray_address", KeyType.STRING, "cluster address; default $RAY_ADDRESS");
@@ -176,11 +176,47 @@ public record TrainerSection(
         s.getLong(SEED),
         s.getString(DEVICE),
         s.getInt(SAMPLERS),
-        s.getString(RAY),
+        RayMode.of(s.getString(RAY)),
         s.optString(RAY_ADDRESS).filter(a -> !a.isBlank()).orElse(null),
         s.getInt(MAX_RESTARTS),
         s.getString(ROLLOUT_MODE),
         s.getStrings(LOGGER));
+  }
+
+  /** {@code trainer.ray}: where the trainer and samplers run. */
+  public enum RayMode {
+    /** Ray local mode in this JVM (one actor call at a time). */
+    LOCAL("local"),
+    /** A running Ray cluster: the actors are worker processes. */
+    CLUSTER("cluster"),
+    /** Plain objects in this JVM, on threads of their own. */
+    OFF("off");
+
+    private final String key;
+
+    RayMode(String key) {
+      this.key = key;
+    }
+
+    /** The recipe's spelling. */
+    public String key() {
+      return key;
+    }
+
+    /** The recipe's spellings, in declaration order. */
+    static String[] keys() {
+      return Arrays.stream(values()).map(RayMode::key).toArray(String[]::new);
+    }
+
+    /** The mode a recipe value names (already checked against {@link #keys()}). */
+    public static RayMode of(String key) {
+      for (RayMode m : values()) {
+        if (m.key.equals(key)) {
+          return m;
+        }
+      }
+      throw new IllegalArgumentException("trainer.ray: unknown mode " + key);
+    }
   }
 
   /** Whether generation of step k+1 overlaps the update of step k. */

@@ -9,6 +9,7 @@ import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RewardHealthKeys;
 import dev.javelin.recipes.config.RolloutCorrectionKeys;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.metrics.MetricsJsonl;
@@ -337,7 +338,7 @@ public final class GrpoDriver {
   private GenerationLauncher launcher() {
     // Ray local mode runs one actor call at a time (see GenerationLauncher), so there the
     // prefetch is generated before the update instead of beside it.
-    return GenerationLauncher.of(samplers, oneStepOff && !recipe.trainer().ray().equals("local"));
+    return GenerationLauncher.of(samplers, oneStepOff && recipe.trainer().ray() != RayMode.LOCAL);
   }
 
   private PendingGeneration launch(DrawnBatch batch, GenerationLauncher launcher) {

@@ -14,6 +14,7 @@ import dev.javelin.recipes.config.ModelSection;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.RolloutConfig;
 import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
@@ -77,7 +78,7 @@ public record MemoryBudget(
   public static MemoryBudget of(ModelConfig c, RecipeConfig recipe) {
     long p = c.parameterCount();
     boolean ref = recipe.actor().loss().useKlLoss();
-    LoraConfig lora = LoraKeys.from(recipe.settings());
+    LoraConfig lora = recipe.lora();
     long trainer =
         lora.enabled()
             ? p * 4L * 3 + adapterParameters(lora, c) * 4L * 5
@@ -131,7 +132,7 @@ public record MemoryBudget(
     long samplers = samplers(c, recipe, prompts * recipe.rollout().valN());
     long p = c.parameterCount();
     long publisher =
-        recipe.trainer().ray().equals("cluster")
+        recipe.trainer().ray() == RayMode.CLUSTER
             ? of(c, recipe).trainer()
             : p * 4L + p * recipe.rollout().weightDtype().byteSize();
     int holders = recipe.trainer().samplers() + 1;

@@ -1,12 +1,12 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.Devices;
-import dev.javelin.recipes.config.ChipKeys;
 import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.MixedPrecisionKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.ray.GrantedChips;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerFactory;
@@ -38,11 +38,11 @@ public final class RecipeTrainerFactory implements TrainerFactory {
   /** The trainer for {@code recipe}, in this process. */
   public static Trainer create(RecipeConfig recipe) {
     int steps = Math.max(1, recipe.trainer().totalTrainingSteps());
-    ChipPlan chips = ChipKeys.from(recipe.settings());
+    ChipPlan chips = recipe.chips();
     String device = recipe.trainer().device();
     // A cluster worker sees only the chips Ray granted it; in one JVM the spec names the chips.
     GrantedChips.limit(device);
-    String spec = recipe.trainer().ray().equals("cluster") ? device : chips.trainerSpec();
+    String spec = recipe.trainer().ray() == RayMode.CLUSTER ? device : chips.trainerSpec();
     return PpoUpdater.owning(
         Devices.open(spec),
         ModelInit.initial(recipe),
@@ -51,7 +51,7 @@ public final class RecipeTrainerFactory implements TrainerFactory {
             .withModelType(ModelInit.modelType(recipe))
             .withMesh(chips.trainer()),
         recipe.model().remat(),
-        LoraKeys.from(recipe.settings()),
+        recipe.lora(),
         LoraKeys.seed(recipe.settings()),
         MixedPrecisionKeys.computeDType(recipe.settings()));
   }

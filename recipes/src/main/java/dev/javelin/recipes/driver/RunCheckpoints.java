@@ -84,7 +84,7 @@ public final class RunCheckpoints {
    * one only without: checked here so a mismatch is one line naming the key, not a trainer error.
    */
   private void requireSameAdapters(Path dir) {
-    LoraConfig run = LoraKeys.from(recipe.settings());
+    LoraConfig run = recipe.lora();
     Path adapter = dir.resolve(PeftAdapter.CHECKPOINT_DIR);
     LoraConfig saved;
     try {

@@ -3,6 +3,7 @@ package dev.javelin.recipes.driver;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.metrics.ConsoleProgress;
 import dev.javelin.recipes.metrics.MetricsJsonl;
 import dev.javelin.recipes.metrics.MetricsLoggers;
@@ -98,7 +99,7 @@ public final class RunLoop {
    */
   public void checkMemory(RecipeConfig recipe, MemoryBudget budget) {
     out.println(budget.describe());
-    if (!recipe.trainer().ray().equals("cluster")) {
+    if (recipe.trainer().ray() != RayMode.CLUSTER) {
       budget.check(Runtime.getRuntime().maxMemory());
     }
   }

@@ -2,6 +2,7 @@ package dev.javelin.recipes.ray;
 
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.rewards.RewardSpec;
 import io.ray.api.Ray;
 import java.io.File;
@@ -32,7 +33,7 @@ public final class RayRuntime {
    * @return whether this call started it
    */
   static boolean ensureStarted(TrainerSection trainer, RewardSpec reward) {
-    boolean cluster = trainer.ray().equals("cluster");
+    boolean cluster = trainer.ray() == RayMode.CLUSTER;
     requireHead(trainer); // whatever this JVM already runs
     if (Ray.isInitialized()) {
       return false;
@@ -74,7 +75,7 @@ public final class RayRuntime {
    * when no head answers at the address, so a command finds out before it loads data or warms up.
    */
   public static void requireHead(TrainerSection trainer) {
-    if (trainer.ray().equals("cluster")) {
+    if (trainer.ray() == RayMode.CLUSTER) {
       requireReachable(address(trainer), "--ray-address / trainer.ray_address / RAY_ADDRESS");
     }
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.grpo.MetricNames;
 import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.driver.GrpoDriver;
 import dev.javelin.recipes.driver.RunSummary;
 import dev.javelin.recipes.driver.StepListener;
@@ -50,7 +51,7 @@ public final class RunRegistryReporter implements StepListener {
   public static RunRegistryReporter forRun(RecipeConfig recipe) {
     String experiment = recipe.trainer().experimentName();
     String runId = runId(experiment, ProcessHandle.current().pid(), System.currentTimeMillis());
-    if (!recipe.trainer().ray().equals("cluster")
+    if (recipe.trainer().ray() != RayMode.CLUSTER
         || !Ray.isInitialized()
         || RayRuntime.localMode()) {
       return new RunRegistryReporter(null, runId, experiment, "", System::currentTimeMillis);

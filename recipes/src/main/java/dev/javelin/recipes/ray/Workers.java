@@ -4,11 +4,11 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
-import dev.javelin.recipes.config.ChipKeys;
 import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.driver.LocalSamplerPool;
 import dev.javelin.recipes.driver.ModelInit;
 import dev.javelin.recipes.driver.RecipeTrainerFactory;
@@ -95,7 +95,7 @@ public final class Workers implements AutoCloseable {
    * whose placement keeps bundle 0 for the trainer.
    */
   public static Workers startSamplers(RecipeConfig recipe) {
-    if (recipe.trainer().ray().equals("cluster")) {
+    if (recipe.trainer().ray() == RayMode.CLUSTER) {
       throw new IllegalArgumentException("samplers alone run in local mode or without Ray only");
     }
     return start(recipe, 1, false);
@@ -112,9 +112,9 @@ public final class Workers implements AutoCloseable {
     int slots = recipe.rollout().maxNumSeqs();
     String dtype = recipe.rollout().dtype().mlirName();
     String device = recipe.trainer().device();
-    ChipPlan chips = ChipKeys.from(recipe.settings());
+    ChipPlan chips = recipe.chips();
     chips.checkModel(ModelConfigJson.parse(configJson));
-    boolean inCluster = recipe.trainer().ray().equals("cluster");
+    boolean inCluster = recipe.trainer().ray() == RayMode.CLUSTER;
     List<String> samplerSpecs = new ArrayList<>();
     List<Integer> bundleChips = new ArrayList<>(List.of(chips.trainer().chips()));
     for (int i = 0; i < n; i++) {
@@ -127,7 +127,7 @@ public final class Workers implements AutoCloseable {
       checkWeights(recipe.model().path());
       WeightFiles.check(recipe); // shapes against config.json, from the headers only
     }
-    if (recipe.trainer().ray().equals("off")) {
+    if (recipe.trainer().ray() == RayMode.OFF) {
       List<SamplerActor> samplers = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         samplers.add(
@@ -144,12 +144,12 @@ public final class Workers implements AutoCloseable {
     }
     boolean owns = RayRuntime.ensureStarted(recipe.trainer(), recipe.reward());
     boolean cluster = !RayRuntime.localMode();
-    if (cluster != recipe.trainer().ray().equals("cluster")) {
+    if (cluster != (recipe.trainer().ray() == RayMode.CLUSTER)) {
       throw new ConfigException(
           "trainer.ray: this JVM already runs Ray "
               + (cluster ? "connected to a cluster" : "in local mode")
               + " and Ray starts once per JVM; run trainer.ray="
-              + recipe.trainer().ray()
+              + recipe.trainer().ray().key()
               + " in a fresh process");
     }
     Placement placement = cluster ? Placement.reserve(bundleChips, device) : Placement.none();
