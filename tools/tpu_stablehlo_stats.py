@@ -24,8 +24,9 @@ Multi-device (sharded) modules: the module's `mhlo.num_partitions = N` attribute
 whenever a program carries a mesh; its arguments and results carry `mhlo.sharding` GSPMD strings)
 decides the partition count (JAX's Shardy form, `sdy.sharding`, is compiled with XLA's Shardy
 partitioner; Javelin's GSPMD form with the GSPMD partitioner). The module is compiled with one replica, N SPMD partitions and the
-device assignment "partition p on the topology's device p" (devices in the order the topology lists
-them), which is what Javelin's CompileOptions.partitioned does with PJRT ids 0..N-1 and what
+device assignment "partition p on the device with id p" (ids ascending, not the order the topology
+lists its devices in: a multi-host topology lists each host's chips together, and libtpu compiles an
+N-device program only for ids below N), which is what Javelin's CompileOptions.partitioned does with PJRT ids 0..N-1 and what
 AotCompiler does for a topology. N may be smaller than the topology's chip count (a sampler on some
 of the chips); N larger than it is an error. Without the attribute the module is one partition.
 
@@ -92,7 +93,7 @@ def stats(topology_name, text):
 
     name = jax_topology_name(topology_name)
     topo = topologies.get_topology_desc(platform="tpu", topology_name=name)
-    all_devices = list(topo.devices)
+    all_devices = sorted(topo.devices, key=lambda d: d.id)
     n = partition_count(text)
     out = {"topology": name, "device_kind": all_devices[0].device_kind,
            "chips": len(all_devices), "partitions": n}

@@ -6,6 +6,7 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.xla.AotCompiler;
 import dev.javelin.backend.xla.CompiledStats;
+import dev.javelin.backend.xla.PjrtException;
 import dev.javelin.backend.xla.TpuTopology;
 import dev.javelin.recipes.config.ChipKeys;
 import dev.javelin.recipes.config.ChipPlan;
@@ -124,20 +125,61 @@ final class PlanCommand {
     }
     List<Actor> actors = actors(recipe, c, chips);
     PlanTable table = new PlanTable(topology, recipe, c);
-    try (AotCompiler aot = AotCompiler.open(topology)) {
+    try (AotCompiler aot = open(topology)) {
       out.printf(
           "javelin plan: %s on %s (%s, %d chips; compiled by libtpu here, nothing run)%n",
           modelName(recipe), topology.name(), aot.deviceKind(), topology.chips());
       for (Actor a : actors) {
         List<CompiledStats> stats = new ArrayList<>();
         for (ActorPrograms.Planned p : a.programs()) {
-          stats.add(aot.compile(p.program(), p.donation()));
+          stats.add(compile(aot, a, p));
         }
         table.add(a, stats);
       }
     }
     table.print(out);
     return table.fits();
+  }
+
+  /** libtpu missing, or a topology it does not know: one line, exit 2, not a stack trace. */
+  private static AotCompiler open(TpuTopology topology) {
+    try {
+      return AotCompiler.open(topology);
+    } catch (IllegalStateException | IllegalArgumentException | PjrtException e) {
+      throw new ConfigException("plan: " + firstLine(e));
+    }
+  }
+
+  /** One program; libtpu's refusal is one line naming the program, the topology and libtpu's. */
+  private static CompiledStats compile(AotCompiler aot, Actor a, ActorPrograms.Planned p) {
+    try {
+      return aot.compile(p.program(), p.donation());
+    } catch (PjrtException e) {
+      throw compileFailure(a, p.label(), aot.topology(), e);
+    }
+  }
+
+  static ConfigException compileFailure(
+      Actor a, String program, TpuTopology topology, PjrtException e) {
+    return new ConfigException(
+        "plan: libtpu cannot compile the "
+            + a.name()
+            + "'s '"
+            + program
+            + "' program ("
+            + a.chips()
+            + " chips) for "
+            + topology.name()
+            + " ("
+            + topology.pjrtName()
+            + "): "
+            + firstLine(e));
+  }
+
+  private static String firstLine(RuntimeException e) {
+    String m = String.valueOf(e.getMessage()).strip();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl).strip();
   }
 
   /** The trainer at its micro-batch and a sampler at its rows, at the recipe's lengths. */

@@ -2,9 +2,15 @@ package dev.javelin.recipes.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.DType;
+import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.runtime.ActorPrograms;
+import dev.javelin.backend.xla.AotCompiler;
 import dev.javelin.backend.xla.CompiledStats;
+import dev.javelin.backend.xla.PjrtException;
 import dev.javelin.backend.xla.TpuTopology;
 import dev.javelin.recipes.config.ChipKeys;
 import dev.javelin.recipes.config.RecipeConfig;
@@ -22,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code javelin plan}: the tiny model's recipe compiled for a v5e-8 with libtpu (no TPU) fits and
  * lists every program of both actors; a program over the chip's HBM is named with the keys that
- * lower it; bad input is one line and exit 2. (The figures themselves are checked against JAX in
- * tpu-backend's AotCompilerTest.)
+ * lower it; bad input, and a program libtpu refuses, is one line and exit 2. (The figures
+ * themselves are checked against JAX in tpu-backend's AotCompilerTest.)
  */
 class PlanCommandTest {
   private static List<String> tinyKeys() {
@@ -104,6 +110,28 @@ class PlanCommandTest {
     ByteArrayOutputStream none = new ByteArrayOutputStream();
     assertEquals(2, plan(none, tinyKeys()));
     assertTrue(none.toString(StandardCharsets.UTF_8).contains("--topology"));
+  }
+
+  @Test
+  void aProgramLibtpuRefusesIsOneLineNamingItTheTopologyAndLibtpusWords() {
+    TpuTopology t = TpuTopology.parse("v5e-8");
+    ActorPrograms.Planned p =
+        ActorPrograms.sampler(ModelConfig.tiny(), 4, 8, 16, 64, DType.BF16).get(0);
+    PjrtException refused;
+    try (AotCompiler aot = AotCompiler.open(t)) {
+      // the module is printed for 4 partitions: libtpu refuses it compiled as 2
+      String text = AotCompiler.moduleText(p.program(), p.donation());
+      refused = assertThrows(PjrtException.class, () -> aot.compile(text, 2));
+    }
+    PlanCommand.Actor sampler = new PlanCommand.Actor("sampler (each of 2)", 4, List.of(p));
+    String line = PlanCommand.compileFailure(sampler, p.label(), t, refused).getMessage();
+    assertEquals(1, line.lines().count(), line);
+    assertTrue(
+        line.startsWith(
+            "plan: libtpu cannot compile the sampler (each of 2)'s '"
+                + p.label()
+                + "' program (4 chips) for v5e-8 (v5e:2x4): PJRT error"),
+        line);
   }
 
   @Test

@@ -18,9 +18,13 @@ import java.util.Map;
  * Nothing runs. The plugin is found and loaded as {@code --device tpu} does ({@link
  * PluginDiscovery}, {@link PjrtPlugin}).
  *
- * <p>A sharded program's mesh positions map onto the topology's chips in libtpu's device order:
- * position {@code p} compiles for the topology's device {@code p} (the mesh's own device ids are
- * not used, so a mesh built over chips 0..n-1 and one over a sampler's chips 4..7 compile alike).
+ * <p>A sharded program's mesh positions map onto the topology's device ids in ascending order:
+ * position {@code p} compiles for device id {@code p} (the mesh's own device ids are not used, so a
+ * mesh built over chips 0..n-1 and one over a sampler's chips 4..7 compile alike). Ascending, not
+ * the order libtpu lists its devices in: a slice of several hosts (v5e-16: four hosts of 2x2 chips)
+ * lists each host's chips together (ids 0, 1, 4, 5, then 2, 3, 6, 7, ...), and libtpu compiles an
+ * n-chip program only for device ids below n ("Unexpected device_id 4 ... target has 4 device_id"
+ * for a program over one host's 0, 1, 4, 5; JAX's compile-only client fails alike).
  */
 public final class AotCompiler implements AutoCloseable {
   private static final String SKIP_METADATA = "TPU_SKIP_MDS_QUERY";
@@ -42,6 +46,7 @@ public final class AotCompiler implements AutoCloseable {
     for (long id : ids) {
       deviceIds.add(Math.toIntExact(id));
     }
+    deviceIds.sort(null);
     this.deviceKind = kind[0] == null ? "" : kind[0];
   }
 
@@ -114,8 +119,9 @@ public final class AotCompiler implements AutoCloseable {
   }
 
   /**
-   * Compiles StableHLO text over the topology's first {@code partitions} chips (one SPMD partition
-   * each; one partition: an unsharded program).
+   * Compiles StableHLO text over the topology's device ids 0..{@code partitions}-1 (one SPMD
+   * partition each; one partition: an unsharded program). libtpu's refusal is a {@link
+   * PjrtException}.
    */
   public CompiledStats compile(String moduleText, int partitions) {
     if (partitions < 1 || partitions > deviceIds.size()) {

@@ -85,6 +85,53 @@ class AotCompilerTest {
     }
   }
 
+  @Test
+  void tinyProgramsCompileOverChipsOfSeveralHosts() throws Exception {
+    // v5e-16 is four hosts of 2x2 chips; libtpu lists a host's chips together (ids 0, 1, 4, 5
+    // first). A trainer over 8 chips spans two hosts, one over 16 all four; a sampler over 4 chips
+    // is the case libtpu refused while programs were given the first devices listed, not ids 0..3.
+    ModelConfig c = ModelConfig.tiny();
+    List<ActorPrograms.Planned> programs =
+        List.of(
+            ActorPrograms.trainer(
+                    c,
+                    new MeshShape(1, 8, 1),
+                    8,
+                    64,
+                    Remat.BLOCKS,
+                    DType.BF16,
+                    AdamWConfig.defaults())
+                .get(0),
+            ActorPrograms.sampler(c, 4, 8, 16, 64, DType.BF16).get(0),
+            ActorPrograms.trainer(
+                    c,
+                    new MeshShape(1, 16, 1),
+                    16,
+                    64,
+                    Remat.BLOCKS,
+                    DType.BF16,
+                    AdamWConfig.defaults())
+                .get(0));
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < programs.size(); i++) {
+      Path f = dir.resolve("multihost-" + i + ".mlir");
+      ActorPrograms.Planned p = programs.get(i);
+      Files.writeString(f, AotCompiler.moduleText(p.program(), p.donation()), UTF_8);
+      files.add(f);
+    }
+    List<JsonNode> jax = jaxStats(files, "v5e-16");
+    try (AotCompiler aot = AotCompiler.open(TpuTopology.parse("v5e-16"))) {
+      for (int i = 0; i < programs.size(); i++) {
+        ActorPrograms.Planned p = programs.get(i);
+        CompiledStats s = aot.compile(p.program(), p.donation());
+        String what = "v5e-16 " + p.label();
+        assertEquals(jax.get(i).get("argument_bytes").asLong(), s.argumentBytes(), what);
+        assertEquals(jax.get(i).get("temp_bytes").asLong(), s.tempBytes(), what);
+        assertTrue(s.argumentBytes() > 0 && s.flops() > 0, what + " compiled to nothing");
+      }
+    }
+  }
+
   private static List<JsonNode> jaxStats(List<Path> files, String topology) throws Exception {
     Path root = Path.of(System.getProperty("javelin.root", "."));
     List<String> cmd = new ArrayList<>();
