@@ -16,8 +16,8 @@
 #                  on 4, 1 sampler x tp=4)
 #   gemma3-4b-v6e  Gemma-3-4B text shape, scanned (sliding-window and global blocks in one loop),
 #                  8 x 1024, trainer fsdp=4 and 1 sampler x tp=4 on v6e-8
-# Every program compiles over the topology's first chips: a tp=4 sampler on a 4x4 slice (v6e-16)
-# fails in libtpu (device id 4 outside the replica group), hence tp=8 there.
+# Every program compiles over the topology's first chips; a tp=4 sampler on v6e-16 failed in libtpu
+# (device id 4 outside the replica group, docs/PERFORMANCE.md), hence tp=8 there.
 # Needs .venv with libtpu (tools/setup/venv.sh tools/requirements/libtpu.txt) and a build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
