@@ -9,6 +9,15 @@
 #   llama-v5p    Llama-3-8B shape, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips: trainer on 4)
 #   logprobs16k  Qwen2.5-0.5B shape, log-probs and a train step at 16k tokens on one v6e chip
 #   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
+#   qwen3-8b-v6e   Qwen3-8B shape, layers scanned, 8 x 1024 bf16, trainer fsdp=8 on v6e-16 (the
+#                  trainer's 8 chips, a v6e-8's worth, plus 1 sampler x tp=8)
+#   qwen3-8b-v5e   the same on v5e-16 (16 GiB chips)
+#   qwen3-8b-v5p   Qwen3-8B shape, scanned, 8 x 1024, fsdp=4 on v5p-16 (v5p-8 is 4 chips: trainer
+#                  on 4, 1 sampler x tp=4)
+#   gemma3-4b-v6e  Gemma-3-4B text shape, scanned (sliding-window and global blocks in one loop),
+#                  8 x 1024, trainer fsdp=4 and 1 sampler x tp=4 on v6e-8
+# Every program compiles over the topology's first chips; a tp=4 sampler on v6e-16 failed in libtpu
+# (device id 4 outside the replica group, docs/PERFORMANCE.md), hence tp=8 there.
 # Needs .venv with libtpu (tools/setup/venv.sh tools/requirements/libtpu.txt) and a build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,14 +38,17 @@ cp="$cp$(cat "$cpfile")"
 py=.venv/bin/python
 qwen=bench/models/qwen2.5-0.5b
 llama=bench/models/llama-3-8b
+qwen3=bench/models/qwen3-8b
+gemma3=bench/models/gemma-3-4b
+layers=unrolled # -Djavelin.layers of the plan JVM; the real-size rows of deep models scan
 
 plan() { # plan <topology> <key=value ...>
   local topo=$1
   shift
-  echo "== javelin plan --topology $topo $*"
+  echo "== javelin plan --topology $topo $* (-Djavelin.layers=$layers)"
   date -u
   cat /proc/loadavg
-  java -Xmx12g @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
+  java -Xmx12g -Djavelin.layers="$layers" @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
     -Djavelin.root="$PWD" -cp "$cp" dev.javelin.recipes.cli.Main plan recipes/gsm8k-grpo.yaml \
     actor_rollout_ref.model.enable_gradient_checkpointing=true "$@" --topology "$topo" \
     2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
@@ -86,8 +98,29 @@ for row in "${rows[@]}"; do
           --layers $layers --scan
       done
       ;;
+    qwen3-8b-v6e | qwen3-8b-v5e)
+      topo=v6e-16
+      [ "$row" = qwen3-8b-v5e ] && topo=v5e-16
+      layers=scanned plan $topo actor_rollout_ref.model.path=$qwen3 trainer.n_gpus_per_node=8 \
+        trainer.samplers=1 actor_rollout_ref.rollout.tensor_model_parallel_size=8 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
+        data.max_prompt_length=512 data.max_response_length=512
+      ;;
+    qwen3-8b-v5p)
+      layers=scanned plan v5p-16 actor_rollout_ref.model.path=$qwen3 trainer.n_gpus_per_node=4 \
+        trainer.samplers=1 actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
+        data.max_prompt_length=512 data.max_response_length=512
+      ;;
+    gemma3-4b-v6e)
+      layers=scanned plan v6e-8 actor_rollout_ref.model.path=$gemma3 trainer.n_gpus_per_node=4 \
+        trainer.samplers=1 actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
+        data.max_prompt_length=512 data.max_response_length=512
+      ;;
     *)
-      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e llama-v6e llama-v5p logprobs16k depth)" >&2
+      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e llama-v6e llama-v5p logprobs16k depth" \
+        "qwen3-8b-v6e qwen3-8b-v5p qwen3-8b-v5e gemma3-4b-v6e)" >&2
       exit 2
       ;;
   esac

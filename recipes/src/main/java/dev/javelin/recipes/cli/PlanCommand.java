@@ -132,7 +132,18 @@ final class PlanCommand {
       for (Actor a : actors) {
         List<CompiledStats> stats = new ArrayList<>();
         for (ActorPrograms.Planned p : a.programs()) {
-          stats.add(compile(aot, a, p));
+          try {
+            stats.add(compile(aot, a, p));
+          } catch (RuntimeException e) {
+            // What compiled before stays worth reading: a long plan must not lose it.
+            out.printf(
+                "plan: %s %s did not compile; the programs before it:%n", a.name(), p.label());
+            if (!stats.isEmpty()) {
+              table.add(a, stats);
+            }
+            table.print(out);
+            throw e;
+          }
         }
         table.add(a, stats);
       }

@@ -106,6 +106,16 @@ public final class DecoderModel {
 
   /** The hidden states (B, T, D) after block i of h (its weights {@code w.layer(i, ...)}). */
   Node layer(GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
+    int rope = c.architecture().attention(i).rope();
+    return layerRotatedBy(g, w, i, h, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope), layout);
+  }
+
+  /**
+   * As {@link #layer} with block i's own rotary columns already taken from the tables (B, T, Dh/2):
+   * the scanned blocks pick them per layer inside the loop.
+   */
+  Node layerRotatedBy(
+      GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
     Node a = attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout);
     h = g.add(h, joining(g, w, i, POST_ATTENTION_NORM, a));
     Node x = norm(g, w, i, block.sandwichNorms() ? PRE_FEEDFORWARD_NORM : POST_ATTENTION_NORM, h);
@@ -144,7 +154,7 @@ public final class DecoderModel {
       IntFunction<Node> bias,
       LayerLoop layers) {
     if (layers == LayerLoop.SCANNED && ScannedLayers.supports(c, w)) {
-      return ScannedLayers.hidden(g, this, w, ids, cos, sin, bias.apply(0));
+      return ScannedLayers.hidden(g, this, w, ids, cos, sin, bias);
     }
     return hidden(g, w, ids, cos, sin, bias, KvPolicy.SELF);
   }
@@ -198,15 +208,14 @@ public final class DecoderModel {
     Node q = headNorm(g, w, i, Q_NORM, project(g, w, i, Q_PROJ, x, c.heads(), t)); // B,T,H,Dh
     Node k = headNorm(g, w, i, K_NORM, project(g, w, i, K_PROJ, x, c.kvHeads(), t));
     Node v = project(g, w, i, V_PROJ, x, c.kvHeads(), t);
-    int rope = c.architecture().attention(i).rope();
-    Node qr = rotate(g, q, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope));
-    Node kr = rotate(g, k, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope));
+    Node qr = rotate(g, q, cos, sin);
+    Node kr = rotate(g, k, cos, sin);
     Node out = layout.attend(g, i, qr, kr, v); // (B,T,H·Dh)
     return w.linear(g, i, O_PROJ, out);
   }
 
   /** The columns of rotary base {@code rope} of a gathered table (B, T, R·Dh/2). */
-  private Node ropeColumns(GraphBuilder g, Node table, int rope) {
+  Node ropeColumns(GraphBuilder g, Node table, int rope) {
     if (c.architecture().ropes(c).size() == 1) {
       return table;
     }

@@ -1,34 +1,43 @@
 package dev.javelin.backend.model;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Op.Direction;
 import dev.javelin.backend.graph.Scan;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * The decoder's blocks as one {@link Scan} over the per-layer weights, stacked (L, ...) inside the
  * program from the per-layer parameters (so checkpoints, optimizer state and every other program
  * keep their per-layer names). The carry is the hidden state (B, T, D); the rotary tables and the
- * attention bias are invariants. Stacking holds one more copy of the layer weights (in the compute
- * type) while the program runs, and the gradient one stacked copy of the layer gradients before
- * they are sliced back per layer.
+ * attention biases are invariants. Stacking holds one more copy of the layer weights (in the
+ * compute type) while the program runs, and the gradient one stacked copy of the layer gradients
+ * before they are sliced back per layer.
+ *
+ * <p>Blocks whose attention differs by layer (Gemma 3: sliding-window blocks with the local rotary
+ * base, global ones with the scaled global base) share one loop body: each distinct {@link
+ * Architecture.LayerAttention} is a kind, the body holds every kind's bias and rotary columns as
+ * invariants, and a stacked per-layer kind number selects them ({@code select}, so every block sees
+ * exactly the values its unrolled form sees).
  */
 final class ScannedLayers {
   private ScannedLayers() {}
 
   /**
-   * Whether the blocks can run as one loop: every block alike (dense gated MLP, the attention
-   * window and rotary table of block 0) and no adapters.
+   * Whether the blocks can run as one loop: every block's feed-forward the same dense gated MLP
+   * (the attention may differ by layer) and no adapters.
    */
   static boolean supports(ModelConfig c, ModelWeights w) {
     Architecture a = c.architecture();
     for (int i = 0; i < c.layers(); i++) {
       if (!(a.feedForward(i) instanceof FeedForward.GatedMlp)
-          || !a.attention(i).equals(a.attention(0))) {
+          || !a.feedForward(i).equals(a.feedForward(0))) {
         return false;
       }
     }
@@ -36,7 +45,13 @@ final class ScannedLayers {
   }
 
   static Node hidden(
-      GraphBuilder g, DecoderModel m, ModelWeights w, Node ids, Node cos, Node sin, Node bias) {
+      GraphBuilder g,
+      DecoderModel m,
+      ModelWeights w,
+      Node ids,
+      Node cos,
+      Node sin,
+      IntFunction<Node> bias) {
     ModelConfig c = m.config();
     List<String> suffixes = suffixes(w);
     List<Node> stacks = new ArrayList<>();
@@ -48,6 +63,17 @@ final class ScannedLayers {
       }
       stacks.add(rows.size() == 1 ? rows.get(0) : g.concatenate(0, rows));
     }
+    List<Integer> firsts = kindFirstLayers(c);
+    List<Node> invariants = new ArrayList<>();
+    for (int first : firsts) {
+      int rope = c.architecture().attention(first).rope();
+      invariants.add(m.ropeColumns(g, cos, rope));
+      invariants.add(m.ropeColumns(g, sin, rope));
+      invariants.add(bias.apply(first));
+    }
+    if (firsts.size() > 1) {
+      stacks.add(kindNumbers(g, c, firsts));
+    }
     Node h0 = m.embed(g, w, ids);
     Node h =
         Scan.apply(
@@ -55,17 +81,55 @@ final class ScannedLayers {
             "layers",
             h0,
             stacks,
-            List.of(cos, sin, bias),
+            invariants,
             (b, carry, slices, inv) -> {
               Map<String, Node> layer = new LinkedHashMap<>();
               for (int k = 0; k < suffixes.size(); k++) {
                 layer.put(WeightSpec.layer(0, suffixes.get(k)), slices.get(k));
               }
+              List<Node> kind =
+                  firsts.size() == 1 ? inv : selectKind(b, inv, slices.get(suffixes.size()));
               ModelWeights lw = ModelWeights.of(layer);
-              DecoderModel.Attention dense = m.dense(layer0 -> inv.get(2), KvPolicy.SELF);
-              return m.layer(b, lw, 0, carry, inv.get(0), inv.get(1), dense);
+              DecoderModel.Attention dense = m.dense(layer0 -> kind.get(2), KvPolicy.SELF);
+              return m.layerRotatedBy(b, lw, 0, carry, kind.get(0), kind.get(1), dense);
             });
     return m.finalNorm(g, w, h);
+  }
+
+  /** The first block of each distinct attention kind, in layer order. */
+  private static List<Integer> kindFirstLayers(ModelConfig c) {
+    Map<Architecture.LayerAttention, Integer> first = new LinkedHashMap<>();
+    for (int i = 0; i < c.layers(); i++) {
+      first.putIfAbsent(c.architecture().attention(i), i);
+    }
+    return List.copyOf(first.values());
+  }
+
+  /** Each block's kind (its index in {@code firsts}), stacked (L) f32 for the loop to slice. */
+  private static Node kindNumbers(GraphBuilder g, ModelConfig c, List<Integer> firsts) {
+    List<Architecture.LayerAttention> kinds = new ArrayList<>();
+    firsts.forEach(i -> kinds.add(c.architecture().attention(i)));
+    List<Node> rows = new ArrayList<>();
+    for (int i = 0; i < c.layers(); i++) {
+      rows.add(g.constant(kinds.indexOf(c.architecture().attention(i)), DType.F32, Shape.of(1)));
+    }
+    return g.concatenate(0, rows);
+  }
+
+  /**
+   * The (cos, sin, bias) of this iteration's kind among the invariants' triples, picked by its kind
+   * number (a scalar slice).
+   */
+  private static List<Node> selectKind(GraphBuilder b, List<Node> inv, Node number) {
+    List<Node> out = new ArrayList<>(inv.subList(0, 3));
+    for (int k = 1; k < inv.size() / 3; k++) {
+      Node is = b.compare(number, b.constant(k, DType.F32, Shape.of()), Direction.EQ);
+      for (int j = 0; j < 3; j++) {
+        Node candidate = inv.get(3 * k + j);
+        out.set(j, b.select(b.broadcastTo(is, candidate.shape()), candidate, out.get(j)));
+      }
+    }
+    return out;
   }
 
   /** The per-layer weight suffixes, as layer 0 names them. */
