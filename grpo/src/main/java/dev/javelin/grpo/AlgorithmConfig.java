@@ -63,85 +63,68 @@ public record AlgorithmConfig(
 
   /** VeRL's defaults with the given estimator. */
   public static AlgorithmConfig of(AdvantageEstimator estimator) {
-    return new AlgorithmConfig(
-        estimator,
-        true,
-        1.0,
-        1.0,
-        false,
-        KlEstimator.K1,
-        KlControlConfig.defaults(),
-        FilterGroupsConfig.disabled(),
-        RolloutCorrectionConfig.disabled());
+    return new Builder(estimator).build();
   }
 
-  /** This config with {@code norm_adv_by_std_in_grpo} set. */
-  public AlgorithmConfig withNormAdvByStd(boolean norm) {
-    return new AlgorithmConfig(
-        advEstimator,
-        norm,
-        gamma,
-        lam,
-        useKlInReward,
-        klPenalty,
-        klCtrl,
-        filterGroups,
-        rolloutCorrection);
+  /** A builder starting from this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder(advEstimator);
+    b.normAdvByStdInGrpo = normAdvByStdInGrpo;
+    b.gamma = gamma;
+    b.lam = lam;
+    b.useKlInReward = useKlInReward;
+    b.klPenalty = klPenalty;
+    b.klCtrl = klCtrl;
+    b.filterGroups = filterGroups;
+    b.rolloutCorrection = rolloutCorrection;
+    return b;
   }
 
-  /** This config with another γ. */
-  public AlgorithmConfig withGamma(double g) {
-    return new AlgorithmConfig(
-        advEstimator,
-        normAdvByStdInGrpo,
-        g,
-        lam,
-        useKlInReward,
-        klPenalty,
-        klCtrl,
-        filterGroups,
-        rolloutCorrection);
-  }
+  /** Sets fields one by one from VeRL's defaults; {@link #build()} validates them all. */
+  public static final class Builder {
+    private final AdvantageEstimator advEstimator;
+    private boolean normAdvByStdInGrpo = true;
+    private double gamma = 1.0;
+    private double lam = 1.0;
+    private boolean useKlInReward;
+    private KlEstimator klPenalty = KlEstimator.K1;
+    private KlControlConfig klCtrl = KlControlConfig.defaults();
+    private FilterGroupsConfig filterGroups = FilterGroupsConfig.disabled();
+    private RolloutCorrectionConfig rolloutCorrection = RolloutCorrectionConfig.disabled();
 
-  /** This config with the KL in the reward switched on. */
-  public AlgorithmConfig withKlInReward(KlEstimator penalty, KlControlConfig ctrl) {
-    return new AlgorithmConfig(
-        advEstimator,
-        normAdvByStdInGrpo,
-        gamma,
-        lam,
-        true,
-        penalty,
-        ctrl,
-        filterGroups,
-        rolloutCorrection);
-  }
+    private Builder(AdvantageEstimator estimator) {
+      this.advEstimator = estimator;
+    }
 
-  /** This config with DAPO dynamic sampling. */
-  public AlgorithmConfig withFilterGroups(FilterGroupsConfig groups) {
-    return new AlgorithmConfig(
-        advEstimator,
-        normAdvByStdInGrpo,
-        gamma,
-        lam,
-        useKlInReward,
-        klPenalty,
-        klCtrl,
-        groups,
-        rolloutCorrection);
-  }
+    public Builder normAdvByStd(boolean norm) {
+      this.normAdvByStdInGrpo = norm;
+      return this;
+    }
 
-  /** This config with rollout correction. */
-  public AlgorithmConfig withRolloutCorrection(RolloutCorrectionConfig correction) {
-    return new AlgorithmConfig(
-        advEstimator,
-        normAdvByStdInGrpo,
-        gamma,
-        lam,
-        useKlInReward,
-        klPenalty,
-        klCtrl,
-        filterGroups,
-        correction);
+    public Builder gamma(double g) {
+      this.gamma = g;
+      return this;
+    }
+
+    /** The KL in the reward switched on, with its estimator and β controller. */
+    public Builder klInReward(KlEstimator penalty, KlControlConfig ctrl) {
+      this.useKlInReward = true;
+      this.klPenalty = penalty;
+      this.klCtrl = ctrl;
+      return this;
+    }
+
+    public AlgorithmConfig build() {
+      return new AlgorithmConfig(
+          advEstimator,
+          normAdvByStdInGrpo,
+          gamma,
+          lam,
+          useKlInReward,
+          klPenalty,
+          klCtrl,
+          filterGroups,
+          rolloutCorrection);
+    }
   }
 }

@@ -46,7 +46,7 @@ class AdvantagePropertiesTest {
     for (boolean norm : new boolean[] {true, false}) {
       double[] scores = new double[136];
       AdvantageInput in = randomInput(new SplittableRandom(norm ? 1 : 2), scores);
-      AlgorithmConfig cfg = AlgorithmConfig.defaults().withNormAdvByStd(norm);
+      AlgorithmConfig cfg = AlgorithmConfig.defaults().toBuilder().normAdvByStd(norm).build();
       double[] a = perRow(AdvantageEstimator.GRPO.compute(in, cfg), in);
       for (int g = 2; g <= 16; g++) {
         double sum = 0.0;
@@ -158,7 +158,11 @@ class AdvantagePropertiesTest {
             3, 1, new double[] {0.2, 0.9, 0.5}, mask, new String[] {"g", "g", "g"});
     double[] a =
         AdvantageEstimator.GRPO_PASSK
-            .compute(in, AlgorithmConfig.of(AdvantageEstimator.GRPO_PASSK).withNormAdvByStd(false))
+            .compute(
+                in,
+                AlgorithmConfig.of(AdvantageEstimator.GRPO_PASSK).toBuilder()
+                    .normAdvByStd(false)
+                    .build())
             .advantages();
     assertEquals(0.0, a[0]);
     assertEquals(0.4, a[1], 1e-12);

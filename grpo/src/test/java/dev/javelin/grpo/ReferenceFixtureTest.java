@@ -57,10 +57,10 @@ class ReferenceFixtureTest {
   private static AlgorithmConfig config(String variant) {
     AlgorithmConfig c = AlgorithmConfig.of(AdvantageEstimator.parse(baseName(variant)));
     if (variant.endsWith("/no_std")) {
-      return c.withNormAdvByStd(false);
+      return c.toBuilder().normAdvByStd(false).build();
     }
     if (variant.endsWith("/gamma0.9")) {
-      return c.withGamma(0.9);
+      return c.toBuilder().gamma(0.9).build();
     }
     return c;
   }

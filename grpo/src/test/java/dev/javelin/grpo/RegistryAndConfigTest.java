@@ -93,7 +93,8 @@ class RegistryAndConfigTest {
         message(() -> new KlControlConfig(KlControlConfig.Type.ADAPTIVE, 0.1, 0, 0.1))
             .contains("horizon"));
     assertTrue(
-        message(() -> AlgorithmConfig.defaults().withGamma(1.5)).contains("algorithm.gamma"));
+        message(() -> AlgorithmConfig.defaults().toBuilder().gamma(1.5).build())
+            .contains("algorithm.gamma"));
     assertTrue(message(() -> new GlobalBatch(0, 1, 1)).contains("tokens"));
     assertTrue(
         message(() -> new FilterGroupsConfig(true, null, 0)).contains("filter_groups.metric"));

@@ -1,6 +1,8 @@
 package dev.javelin.backend;
 
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.Sharding;
 import java.util.List;
 
 /**
@@ -33,8 +35,28 @@ public interface Device extends AutoCloseable {
     return List.of(0);
   }
 
+  /**
+   * Whether this device compiles programs partitioned over a mesh of its {@link #chips()} (and
+   * uploads values split across them); a host device runs on one chip.
+   */
+  default boolean partitionsOverMeshes() {
+    return false;
+  }
+
   /** Copies a host tensor to the device. */
   DeviceBuffer upload(Tensor tensor);
+
+  /**
+   * Copies a host tensor split by {@code sharding} over {@code mesh}: each chip receives its block.
+   * Only a device that {@link #partitionsOverMeshes()} takes a mesh of more than one chip.
+   */
+  default DeviceBuffer upload(Tensor tensor, Mesh mesh, Sharding sharding) {
+    if (mesh.size() > 1) {
+      throw new UnsupportedOperationException(
+          "device '" + name() + "' runs on one chip: a mesh of " + mesh.size() + " needs xla:*");
+    }
+    return upload(tensor);
+  }
 
   @Override
   default void close() {}

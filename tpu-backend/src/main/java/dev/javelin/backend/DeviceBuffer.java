@@ -14,6 +14,14 @@ public interface DeviceBuffer extends AutoCloseable {
   /** Copies the contents back to the host. */
   Tensor toHost();
 
+  /**
+   * Bytes this buffer holds on the chip at mesh position {@code position}: an unsharded buffer
+   * holds its whole size at position 0; a sharded one reports each block as the device has it.
+   */
+  default long bytesOnChip(int position) {
+    return position == 0 ? shape().size() * dtype().byteSize() : 0;
+  }
+
   @Override
   void close();
 }

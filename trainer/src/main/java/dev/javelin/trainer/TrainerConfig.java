@@ -55,68 +55,6 @@ public record TrainerConfig(
     MeshShape mesh,
     double routerAuxLossCoef) {
 
-  /** No load-balancing loss in the actor loss (it is still reported). */
-  public TrainerConfig(
-      int ppoEpochs,
-      int miniBatchSize,
-      int microBatchSize,
-      int logProbMicroBatchSize,
-      double temperature,
-      AdamWConfig optimizer,
-      LrSchedule schedule,
-      ActorLossConfig loss,
-      boolean useReference,
-      boolean shuffle,
-      long seed,
-      String modelType,
-      MeshShape mesh) {
-    this(
-        ppoEpochs,
-        miniBatchSize,
-        microBatchSize,
-        logProbMicroBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffle,
-        seed,
-        modelType,
-        mesh,
-        0);
-  }
-
-  /** One chip ({@link MeshShape#ONE}). */
-  public TrainerConfig(
-      int ppoEpochs,
-      int miniBatchSize,
-      int microBatchSize,
-      int logProbMicroBatchSize,
-      double temperature,
-      AdamWConfig optimizer,
-      LrSchedule schedule,
-      ActorLossConfig loss,
-      boolean useReference,
-      boolean shuffle,
-      long seed,
-      String modelType) {
-    this(
-        ppoEpochs,
-        miniBatchSize,
-        microBatchSize,
-        logProbMicroBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffle,
-        seed,
-        modelType,
-        MeshShape.ONE);
-  }
-
   /** Validates every field, naming the recipe key. */
   public TrainerConfig {
     positive("actor_rollout_ref.actor.ppo_epochs", ppoEpochs);
@@ -166,114 +104,144 @@ public record TrainerConfig(
       AdamWConfig optimizer,
       LrSchedule schedule,
       ActorLossConfig loss) {
-    return new TrainerConfig(
-        1,
-        miniBatchSize,
-        microBatchSize,
-        microBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        loss.useKlLoss(),
-        false,
-        0L,
-        LlamaFamily.LLAMA.modelType());
+    return builder(miniBatchSize, microBatchSize, optimizer, schedule, loss)
+        .temperature(temperature)
+        .build();
   }
 
-  /** This config with {@code ppo_epochs} and {@code shuffle} set. */
-  public TrainerConfig withEpochs(int epochs, boolean shuffleEach) {
-    return new TrainerConfig(
-        epochs,
-        miniBatchSize,
-        microBatchSize,
-        logProbMicroBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffleEach,
-        seed,
-        modelType,
-        mesh,
-        routerAuxLossCoef);
+  /**
+   * A builder holding the required parts, with VeRL's defaults for the rest: one epoch, no shuffle,
+   * seed 0, log-prob passes in micro-batches of {@code microBatchSize}, τ = 1, a reference model
+   * only when the loss uses KL, a {@code llama} checkpoint on one chip, no load-balancing loss
+   * added.
+   */
+  public static Builder builder(
+      int miniBatchSize,
+      int microBatchSize,
+      AdamWConfig optimizer,
+      LrSchedule schedule,
+      ActorLossConfig loss) {
+    Builder b = new Builder();
+    b.miniBatchSize = miniBatchSize;
+    b.microBatchSize = microBatchSize;
+    b.logProbMicroBatchSize = microBatchSize;
+    b.optimizer = optimizer;
+    b.schedule = schedule;
+    b.loss = loss;
+    b.useReference = loss.useKlLoss();
+    return b;
   }
 
-  /** This config saving checkpoints as {@code type} (the loaded checkpoint's architecture). */
-  public TrainerConfig withModelType(String type) {
-    return new TrainerConfig(
-        ppoEpochs,
-        miniBatchSize,
-        microBatchSize,
-        logProbMicroBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffle,
-        seed,
-        type,
-        mesh,
-        routerAuxLossCoef);
+  /** A builder starting from this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.ppoEpochs = ppoEpochs;
+    b.miniBatchSize = miniBatchSize;
+    b.microBatchSize = microBatchSize;
+    b.logProbMicroBatchSize = logProbMicroBatchSize;
+    b.temperature = temperature;
+    b.optimizer = optimizer;
+    b.schedule = schedule;
+    b.loss = loss;
+    b.useReference = useReference;
+    b.shuffle = shuffle;
+    b.seed = seed;
+    b.modelType = modelType;
+    b.mesh = mesh;
+    b.routerAuxLossCoef = routerAuxLossCoef;
+    return b;
   }
 
-  /** This config over {@code shape} (the trainer's chips). */
-  public TrainerConfig withMesh(MeshShape shape) {
-    return new TrainerConfig(
-        ppoEpochs,
-        miniBatchSize,
-        microBatchSize,
-        logProbMicroBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffle,
-        seed,
-        modelType,
-        shape,
-        routerAuxLossCoef);
-  }
+  /** Sets fields one by one; {@link #build()} validates them all, as the constructor does. */
+  public static final class Builder {
+    private int ppoEpochs = 1;
+    private int miniBatchSize;
+    private int microBatchSize;
+    private int logProbMicroBatchSize;
+    private double temperature = 1.0;
+    private AdamWConfig optimizer;
+    private LrSchedule schedule;
+    private ActorLossConfig loss;
+    private boolean useReference;
+    private boolean shuffle;
+    private long seed;
+    private String modelType = LlamaFamily.LLAMA.modelType();
+    private MeshShape mesh = MeshShape.ONE;
+    private double routerAuxLossCoef;
 
-  /** This config adding {@code coef} × the load-balancing loss to the actor loss. */
-  public TrainerConfig withRouterAuxLossCoef(double coef) {
-    return new TrainerConfig(
-        ppoEpochs,
-        miniBatchSize,
-        microBatchSize,
-        logProbMicroBatchSize,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffle,
-        seed,
-        modelType,
-        mesh,
-        coef);
-  }
+    private Builder() {}
 
-  /** This config with another micro-batch size (for log-prob passes too). */
-  public TrainerConfig withMicroBatchSize(int micro) {
-    return new TrainerConfig(
-        ppoEpochs,
-        miniBatchSize,
-        micro,
-        micro,
-        temperature,
-        optimizer,
-        schedule,
-        loss,
-        useReference,
-        shuffle,
-        seed,
-        modelType,
-        mesh,
-        routerAuxLossCoef);
+    /** {@code ppo_epochs} and {@code shuffle}. */
+    public Builder epochs(int epochs, boolean shuffleEach) {
+      this.ppoEpochs = epochs;
+      this.shuffle = shuffleEach;
+      return this;
+    }
+
+    /** The micro-batch of forward/backward passes and of log-prob passes alike. */
+    public Builder microBatchSize(int micro) {
+      this.microBatchSize = micro;
+      this.logProbMicroBatchSize = micro;
+      return this;
+    }
+
+    public Builder logProbMicroBatchSize(int micro) {
+      this.logProbMicroBatchSize = micro;
+      return this;
+    }
+
+    public Builder temperature(double t) {
+      this.temperature = t;
+      return this;
+    }
+
+    public Builder loss(ActorLossConfig l) {
+      this.loss = l;
+      return this;
+    }
+
+    public Builder useReference(boolean use) {
+      this.useReference = use;
+      return this;
+    }
+
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    public Builder modelType(String type) {
+      this.modelType = type;
+      return this;
+    }
+
+    public Builder mesh(MeshShape shape) {
+      this.mesh = shape;
+      return this;
+    }
+
+    public Builder routerAuxLossCoef(double coef) {
+      this.routerAuxLossCoef = coef;
+      return this;
+    }
+
+    public TrainerConfig build() {
+      return new TrainerConfig(
+          ppoEpochs,
+          miniBatchSize,
+          microBatchSize,
+          logProbMicroBatchSize,
+          temperature,
+          optimizer,
+          schedule,
+          loss,
+          useReference,
+          shuffle,
+          seed,
+          modelType,
+          mesh,
+          routerAuxLossCoef);
+    }
   }
 
   /**

@@ -37,32 +37,25 @@ public final class Fixtures {
         ActorLossConfig.of(PolicyLossConfig.defaults()));
   }
 
-  /** The same with a KL loss against the reference policy. */
   /**
    * The exact-resume tests' trainer: the KL config with 2 epochs of mini-batches 8 and micro 4,
    * logprob chunks of 8, grad clip 0.9, the given schedule and sampling seed.
    */
   public static TrainerConfig resumeConfig(LrSchedule schedule, long seed) {
     TrainerConfig c = klConfig(8, 4);
-    return new TrainerConfig(
-        2, 8, 4, 8, 0.9, c.optimizer(), schedule, c.loss(), true, true, seed, "llama");
+    return TrainerConfig.builder(8, 4, c.optimizer(), schedule, c.loss())
+        .epochs(2, true)
+        .logProbMicroBatchSize(8)
+        .temperature(0.9)
+        .useReference(true)
+        .seed(seed)
+        .build();
   }
 
+  /** {@link #config} with a K3 KL loss (coefficient 0.1) against the reference policy. */
   public static TrainerConfig klConfig(int mini, int micro) {
     TrainerConfig c = config(mini, micro);
-    return new TrainerConfig(
-        c.ppoEpochs(),
-        c.miniBatchSize(),
-        c.microBatchSize(),
-        c.logProbMicroBatchSize(),
-        c.temperature(),
-        c.optimizer(),
-        c.schedule(),
-        c.loss().withKlLoss(KlEstimator.K3, 0.1),
-        true,
-        false,
-        0L,
-        "llama");
+    return c.toBuilder().loss(c.loss().withKlLoss(KlEstimator.K3, 0.1)).useReference(true).build();
   }
 
   /**

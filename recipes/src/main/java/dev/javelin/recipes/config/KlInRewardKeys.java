@@ -48,6 +48,8 @@ public final class KlInRewardKeys {
             s.getDouble(KL_CTRL_KL_COEF),
             s.getInt(KL_CTRL_HORIZON),
             s.getDouble(KL_CTRL_TARGET_KL));
-    return base.withKlInReward(KlEstimator.parse(s.getString(KL_PENALTY), KL_PENALTY.name()), ctrl);
+    return base.toBuilder()
+        .klInReward(KlEstimator.parse(s.getString(KL_PENALTY), KL_PENALTY.name()), ctrl)
+        .build();
   }
 }

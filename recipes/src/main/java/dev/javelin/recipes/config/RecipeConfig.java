@@ -206,19 +206,19 @@ public record RecipeConfig(
     return Checks.build(
         "actor_rollout_ref",
         () ->
-            new TrainerConfig(
-                    actor.ppoEpochs(),
+            TrainerConfig.builder(
                     miniSamples,
                     micro,
-                    logProbMicro,
-                    rollout.temperature(),
                     actor.optimizer(),
                     actor.schedule(Math.max(1, optimizerSteps)),
-                    actor.loss(),
-                    actor.loss().useKlLoss() || algorithm.useKlInReward(),
-                    actor.shuffle(),
-                    trainer.seed(),
-                    model.modelType())
-                .withRouterAuxLossCoef(ModelOverrideKeys.from(settings).routerAuxLossCoef()));
+                    actor.loss())
+                .epochs(actor.ppoEpochs(), actor.shuffle())
+                .logProbMicroBatchSize(logProbMicro)
+                .temperature(rollout.temperature())
+                .useReference(actor.loss().useKlLoss() || algorithm.useKlInReward())
+                .seed(trainer.seed())
+                .modelType(model.modelType())
+                .routerAuxLossCoef(ModelOverrideKeys.from(settings).routerAuxLossCoef())
+                .build());
   }
 }

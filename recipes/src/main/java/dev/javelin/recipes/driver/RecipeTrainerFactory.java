@@ -11,6 +11,7 @@ import dev.javelin.recipes.ray.GrantedChips;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerFactory;
 import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.engine.UpdaterOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -46,13 +47,14 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     return PpoUpdater.owning(
         Devices.open(spec),
         ModelInit.initial(recipe),
-        recipe
-            .trainerConfig(steps)
-            .withModelType(ModelInit.modelType(recipe))
-            .withMesh(chips.trainer()),
-        recipe.model().remat(),
-        recipe.lora(),
-        LoraKeys.seed(recipe.settings()),
-        MixedPrecisionKeys.computeDType(recipe.settings()));
+        recipe.trainerConfig(steps).toBuilder()
+            .modelType(ModelInit.modelType(recipe))
+            .mesh(chips.trainer())
+            .build(),
+        new UpdaterOptions(
+            recipe.model().remat(),
+            recipe.lora(),
+            LoraKeys.seed(recipe.settings()),
+            MixedPrecisionKeys.computeDType(recipe.settings())));
   }
 }

@@ -2,6 +2,7 @@ package dev.javelin.backend.model;
 
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Shape of a decoder: embedding, {@code layers} blocks of the {@link Architecture}'s composition
@@ -109,20 +110,7 @@ public record ModelConfig(
 
   /** A copy with or without q/k/v biases (as the checkpoint's tensors say). */
   public ModelConfig withQkvBias(boolean bias) {
-    return new ModelConfig(
-        vocabSize,
-        hidden,
-        intermediate,
-        layers,
-        heads,
-        kvHeads,
-        headDim,
-        ropeTheta,
-        rmsNormEps,
-        tieWordEmbeddings,
-        bias,
-        maxPositions,
-        architecture);
+    return copy(f -> f.qkvBias = bias);
   }
 
   /** A copy with q/k/v biases exactly when {@code tensorNames} (a checkpoint's) holds them. */
@@ -132,38 +120,47 @@ public record ModelConfig(
 
   /** A copy with a different KV-cache capacity. */
   public ModelConfig withMaxPositions(int newMax) {
-    return new ModelConfig(
-        vocabSize,
-        hidden,
-        intermediate,
-        layers,
-        heads,
-        kvHeads,
-        headDim,
-        ropeTheta,
-        rmsNormEps,
-        tieWordEmbeddings,
-        qkvBias,
-        newMax,
-        architecture);
+    return copy(f -> f.maxPositions = newMax);
   }
 
   /** A copy of another family (e.g. a random model of a recipe's {@code model_type}). */
   public ModelConfig withArchitecture(Architecture a) {
+    return copy(f -> f.architecture = a);
+  }
+
+  /** This config with {@code change} applied to a mutable copy of its fields, validated again. */
+  private ModelConfig copy(Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
     return new ModelConfig(
-        vocabSize,
-        hidden,
-        intermediate,
-        layers,
-        heads,
-        kvHeads,
-        headDim,
-        ropeTheta,
-        rmsNormEps,
-        tieWordEmbeddings,
-        qkvBias,
-        maxPositions,
-        a);
+        f.c.vocabSize,
+        f.c.hidden,
+        f.c.intermediate,
+        f.c.layers,
+        f.c.heads,
+        f.c.kvHeads,
+        f.c.headDim,
+        f.c.ropeTheta,
+        f.c.rmsNormEps,
+        f.c.tieWordEmbeddings,
+        f.qkvBias,
+        f.maxPositions,
+        f.architecture);
+  }
+
+  /** The fields a copy may change; the rest are read from the original {@code c}. */
+  private static final class Fields {
+    final ModelConfig c;
+    boolean qkvBias;
+    int maxPositions;
+    Architecture architecture;
+
+    Fields(ModelConfig c) {
+      this.c = c;
+      this.qkvBias = c.qkvBias;
+      this.maxPositions = c.maxPositions;
+      this.architecture = c.architecture;
+    }
   }
 
   /**

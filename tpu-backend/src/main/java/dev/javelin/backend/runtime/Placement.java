@@ -9,7 +9,6 @@ import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.spmd.ShardPlan;
-import dev.javelin.backend.xla.XlaDevice;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -29,7 +28,7 @@ final class Placement implements AutoCloseable {
   /** {@code mesh} may be null; a one-chip mesh places everything on {@code device} as it is. */
   Placement(Device device, Mesh mesh, ModelConfig config) {
     boolean sharded = mesh != null && mesh.size() > 1;
-    if (sharded && !(device instanceof XlaDevice)) {
+    if (sharded && !device.partitionsOverMeshes()) {
       throw new IllegalArgumentException(
           "device '"
               + device.name()
@@ -82,7 +81,7 @@ final class Placement implements AutoCloseable {
     if (plan == null) {
       return device.upload(tensor);
     }
-    return ((XlaDevice) device).upload(tensor, mesh, plan.of(name, tensor.shape()));
+    return device.upload(tensor, mesh, plan.of(name, tensor.shape()));
   }
 
   @Override

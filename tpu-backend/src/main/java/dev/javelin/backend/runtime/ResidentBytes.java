@@ -1,7 +1,6 @@
 package dev.javelin.backend.runtime;
 
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.xla.ShardedBuffer;
 import java.util.Collection;
 
 /** Device memory that buffers hold on one chip of a mesh, measured from the buffers. */
@@ -15,11 +14,7 @@ final class ResidentBytes {
   static long of(Collection<DeviceBuffer> buffers, int position) {
     long sum = 0;
     for (DeviceBuffer b : buffers) {
-      if (b instanceof ShardedBuffer s) {
-        sum += s.onDeviceBytes(position);
-      } else if (position == 0) {
-        sum += b.shape().size() * b.dtype().byteSize();
-      }
+      sum += b.bytesOnChip(position);
     }
     return sum;
   }

@@ -2,7 +2,6 @@ package dev.javelin.backend.xla;
 
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Donation;
-import dev.javelin.backend.Executable;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.spmd.Mesh;
@@ -16,24 +15,16 @@ import java.util.List;
  * outputs; every device runs its partition in one PJRT execute call. Arguments named by its {@link
  * Donation} are consumed by each run.
  */
-final class PartitionedExecutable implements Executable {
-  private final XlaDevice device;
-  private final Program program;
+final class PartitionedExecutable extends PjrtExecutable {
   private final ProgramSharding sharding;
-  private final Donation donation;
 
   /** The mesh position of each device in the executable's own device order. */
   private final int[] positions;
 
-  private long handle;
-
   PartitionedExecutable(
       XlaDevice device, Program program, ProgramSharding sharding, long handle, Donation donation) {
-    this.device = device;
-    this.program = program;
+    super(device, program, handle, donation);
     this.sharding = sharding;
-    this.handle = handle;
-    this.donation = donation;
     this.positions = positions(device, sharding.mesh(), handle);
   }
 
@@ -54,20 +45,8 @@ final class PartitionedExecutable implements Executable {
   }
 
   @Override
-  public Program program() {
-    return program;
-  }
-
-  @Override
   public List<DeviceBuffer> run(List<? extends DeviceBuffer> arguments) {
-    if (handle == 0) {
-      throw new IllegalStateException("executable is closed");
-    }
-    List<Node> params = program.parameters();
-    if (arguments.size() != params.size()) {
-      throw new IllegalArgumentException(
-          "program takes " + params.size() + " arguments, got " + arguments.size());
-    }
+    List<Node> params = parameters(arguments);
     List<ShardedBuffer> args = new ArrayList<>(arguments.size());
     for (int i = 0; i < params.size(); i++) {
       args.add(argument(i, params.get(i), arguments.get(i)));
@@ -80,9 +59,7 @@ final class PartitionedExecutable implements Executable {
       }
     }
     List<Node> outs = program.outputs();
-    long[] results = PjrtNative.execute(device.api(), handle, flat, n, outs.size());
-    // PJRT has moved donated arguments into outputs; free their now-empty handles
-    donation.aliases().keySet().forEach(i -> arguments.get(i).close());
+    long[] results = execute(arguments, flat, n);
     List<DeviceBuffer> buffers = new ArrayList<>(outs.size());
     for (int o = 0; o < outs.size(); o++) {
       Node out = outs.get(o);
@@ -117,17 +94,7 @@ final class PartitionedExecutable implements Executable {
               + device.name()
               + " (XlaDevice.upload(tensor, mesh, sharding))");
     }
-    if (!s.shape().equals(param.shape()) || s.dtype() != param.dtype()) {
-      throw new IllegalArgumentException(
-          "argument "
-              + i
-              + " is "
-              + s.dtype().mlirName()
-              + s.shape()
-              + " but the program expects "
-              + param.dtype().mlirName()
-              + param.shape());
-    }
+    checkShape(i, param, s.dtype(), s.shape());
     if (!s.mesh().equals(sharding.mesh()) || !s.sharding().equals(sharding.parameters().get(i))) {
       throw new IllegalArgumentException(
           "argument "
@@ -144,15 +111,5 @@ final class PartitionedExecutable implements Executable {
               + sharding.mesh());
     }
     return s;
-  }
-
-  @Override
-  public void close() {
-    if (handle != 0) {
-      long h = handle;
-      handle = 0;
-      device.release(this);
-      PjrtNative.executableDestroy(device.api(), h);
-    }
   }
 }

@@ -83,7 +83,8 @@ public final class ShardedBuffer implements DeviceBuffer {
   }
 
   /** Bytes the block at {@code position} occupies on its device, as the plugin reports them. */
-  public long onDeviceBytes(int position) {
+  @Override
+  public long bytesOnChip(int position) {
     return PjrtNative.bufferOnDeviceSize(device.api(), shards.get(position).handle());
   }
 

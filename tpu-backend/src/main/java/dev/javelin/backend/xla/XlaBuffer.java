@@ -7,15 +7,12 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 
 /** A PJRT buffer resident on the device; closing destroys it (closing twice is a no-op). */
-final class XlaBuffer implements DeviceBuffer {
-  private final XlaDevice device;
+final class XlaBuffer extends PjrtHandle implements DeviceBuffer {
   private final Shape shape;
   private final DType dtype;
-  private long handle;
 
   XlaBuffer(XlaDevice device, long handle, Shape shape, DType dtype) {
-    this.device = device;
-    this.handle = handle;
+    super(device, handle);
     this.shape = shape;
     this.dtype = dtype;
   }
@@ -34,11 +31,14 @@ final class XlaBuffer implements DeviceBuffer {
     return device;
   }
 
-  long handle() {
-    if (handle == 0) {
-      throw new IllegalStateException("buffer " + dtype.mlirName() + shape + " is closed");
-    }
-    return handle;
+  @Override
+  String what() {
+    return "buffer " + dtype.mlirName() + shape;
+  }
+
+  @Override
+  void destroy(long h) {
+    PjrtNative.bufferDestroy(device.api(), h);
   }
 
   /** Where the data lives on the device; equal addresses mean the same memory. */
@@ -79,15 +79,5 @@ final class XlaBuffer implements DeviceBuffer {
     PjrtNative.bufferToHost(device.api(), handle(), array, bytes);
     device.countDownload(bytes);
     return t;
-  }
-
-  @Override
-  public void close() {
-    if (handle != 0) {
-      long h = handle;
-      handle = 0;
-      device.release(this);
-      PjrtNative.bufferDestroy(device.api(), h);
-    }
   }
 }

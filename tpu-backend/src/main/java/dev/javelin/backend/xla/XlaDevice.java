@@ -277,6 +277,7 @@ public final class XlaDevice implements Device {
    * Uploads {@code tensor} split by {@code sharding}: each mesh device receives its block
    * (replicated blocks are sent to every device that holds them).
    */
+  @Override
   public ShardedBuffer upload(Tensor tensor, Mesh mesh, Sharding sharding) {
     checkMesh(mesh);
     return ShardedBuffer.upload(this, tensor, mesh, sharding);
@@ -297,6 +298,11 @@ public final class XlaDevice implements Device {
   @Override
   public List<Integer> chips() {
     return chips;
+  }
+
+  @Override
+  public boolean partitionsOverMeshes() {
+    return true;
   }
 
   /** A mesh over chips this device is not bound to is an error naming both. */

@@ -96,10 +96,10 @@ class XlaSpmdTest {
         ShardedBuffer half = xla.upload(w, GRID, Sharding.split(1, "tp"));
         ShardedBuffer repl = xla.upload(w, FSDP, Sharding.replicated())) {
       for (int p = 0; p < DEVICES; p++) {
-        assertEquals(whole / DEVICES, split.onDeviceBytes(p), "fsdp block " + p);
-        assertEquals(whole / DEVICES, tiles.onDeviceBytes(p), "2x2 tile " + p);
-        assertEquals(whole / 2, half.onDeviceBytes(p), "tp half " + p);
-        assertEquals(whole, repl.onDeviceBytes(p), "replica " + p);
+        assertEquals(whole / DEVICES, split.bytesOnChip(p), "fsdp block " + p);
+        assertEquals(whole / DEVICES, tiles.bytesOnChip(p), "2x2 tile " + p);
+        assertEquals(whole / 2, half.bytesOnChip(p), "tp half " + p);
+        assertEquals(whole, repl.bytesOnChip(p), "replica " + p);
       }
     }
   }

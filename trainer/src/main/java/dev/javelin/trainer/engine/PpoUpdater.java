@@ -6,7 +6,6 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
-import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.runtime.PolicyModel;
@@ -51,93 +50,52 @@ public final class PpoUpdater implements Trainer {
   private final Device ownedDevice;
 
   /**
-   * Starts from {@code initial}; the reference policy (if any) stays at {@code initial}. The caller
-   * keeps owning {@code device}.
+   * Starts from {@code initial} with {@link UpdaterOptions#defaults()}; the reference policy (if
+   * any) stays at {@code initial}. The caller keeps owning {@code device}.
    */
   public PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config) {
-    this(device, initial, config, PolicyOptimizer.defaultRemat(), false);
+    this(device, initial, config, UpdaterOptions.defaults(), false);
   }
 
   /**
-   * As above, keeping what {@code remat} says for the backward pass ({@link Remat#BLOCKS}: gradient
-   * checkpointing, VeRL's {@code enable_gradient_checkpointing}).
+   * As above with {@code options}: gradient checkpointing, LoRA adapters (the only tensors that
+   * train; {@code initial} stays frozen and, adapters off, is the reference policy), and the
+   * compute precision.
    */
-  public PpoUpdater(Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat) {
-    this(device, initial, config, remat, false);
+  public PpoUpdater(
+      Device device, ModelCheckpoint initial, TrainerConfig config, UpdaterOptions options) {
+    this(device, initial, config, options, false);
   }
 
   /** Like the constructor, but {@link #close} also closes {@code device} (for factories). */
   public static PpoUpdater owning(Device device, ModelCheckpoint initial, TrainerConfig config) {
-    return new PpoUpdater(device, initial, config, PolicyOptimizer.defaultRemat(), true);
+    return new PpoUpdater(device, initial, config, UpdaterOptions.defaults(), true);
   }
 
   /**
-   * As the full constructor, closing {@code device} on {@link #close}: a trainer that opened its
-   * chips gives them back (and its share of the PJRT client) when it ends.
+   * With {@code options}, closing {@code device} on {@link #close}: a trainer that opened its chips
+   * gives them back (and its share of the PJRT client) when it ends.
    */
   public static PpoUpdater owning(
-      Device device,
-      ModelCheckpoint initial,
-      TrainerConfig config,
-      Remat remat,
-      LoraConfig lora,
-      long loraSeed,
-      DType compute) {
-    return new PpoUpdater(device, initial, config, remat, lora, loraSeed, compute, true);
-  }
-
-  private PpoUpdater(
-      Device device, ModelCheckpoint initial, TrainerConfig config, Remat remat, boolean own) {
-    this(device, initial, config, remat, LoraConfig.NONE, 0, DType.F32, own);
-  }
-
-  /**
-   * As {@link #PpoUpdater(Device, ModelCheckpoint, TrainerConfig, Remat)} with LoRA adapters on the
-   * policy when {@code lora} has a rank: fresh ones drawn from {@code loraSeed}, the only tensors
-   * that train; {@code initial} stays frozen and, adapters off, is the reference policy.
-   */
-  public PpoUpdater(
-      Device device,
-      ModelCheckpoint initial,
-      TrainerConfig config,
-      Remat remat,
-      LoraConfig lora,
-      long loraSeed) {
-    this(device, initial, config, remat, lora, loraSeed, DType.F32, false);
-  }
-
-  /**
-   * As above with the policy's (and reference's) log-probs and train steps computing in {@code
-   * compute}: bf16 is mixed precision (a bf16 copy cast from the f32 weights in every program; f32
-   * weights, gradients and AdamW moments), VeRL's {@code param_dtype}.
-   */
-  public PpoUpdater(
-      Device device,
-      ModelCheckpoint initial,
-      TrainerConfig config,
-      Remat remat,
-      LoraConfig lora,
-      long loraSeed,
-      DType compute) {
-    this(device, initial, config, remat, lora, loraSeed, compute, false);
+      Device device, ModelCheckpoint initial, TrainerConfig config, UpdaterOptions options) {
+    return new PpoUpdater(device, initial, config, options, true);
   }
 
   private PpoUpdater(
       Device device,
       ModelCheckpoint initial,
       TrainerConfig config,
-      Remat remat,
-      LoraConfig lora,
-      long loraSeed,
-      DType compute,
+      UpdaterOptions options,
       boolean own) {
+    LoraConfig lora = options.lora();
+    DType compute = options.compute();
     this.ownedDevice = own ? device : null;
     this.config = config;
     // (dp × fsdp × tp) over the device's chips; one chip is the unsharded path
     Mesh mesh = config.mesh().over(device.chips());
     this.policy = PolicyModel.of(device, initial, compute, mesh);
     if (lora.enabled()) {
-      policy.attachAdapters(lora, LoraAdapters.init(lora, initial.config(), loraSeed));
+      policy.attachAdapters(lora, LoraAdapters.init(lora, initial.config(), options.loraSeed()));
     }
     // Under LoRA the reference is the policy's own base weights: no second copy.
     this.reference =
@@ -149,8 +107,8 @@ public final class PpoUpdater implements Trainer {
             policy,
             config.optimizer(),
             config.schedule(),
-            remat,
-            loraSeed,
+            options.remat(),
+            options.loraSeed(),
             config.routerAuxLossCoef());
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
@@ -47,7 +48,8 @@ class LoraResumeTest {
   }
 
   private static PpoUpdater lora(Device d) {
-    return new PpoUpdater(d, INITIAL, config(), Remat.ELEMENTWISE, LORA, 5);
+    return new PpoUpdater(
+        d, INITIAL, config(), new UpdaterOptions(Remat.ELEMENTWISE, LORA, 5, DType.F32));
   }
 
   private static List<TrainSample> batchFor(int step) {

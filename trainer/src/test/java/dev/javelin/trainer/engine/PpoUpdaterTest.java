@@ -76,7 +76,8 @@ class PpoUpdaterTest {
     List<TrainSample> batch = Fixtures.batch(11, 3, 4); // 12 samples, ragged lengths
     try (PpoUpdater whole = new PpoUpdater(device, INITIAL, Fixtures.config(12, 12));
         PpoUpdater oneByOne =
-            new PpoUpdater(device, INITIAL, Fixtures.config(12, 12).withMicroBatchSize(1));
+            new PpoUpdater(
+                device, INITIAL, Fixtures.config(12, 12).toBuilder().microBatchSize(1).build());
         PolicyModel model = PolicyModel.of(device, INITIAL)) {
       float[][] a = whole.logProbs(batch, PolicyRole.ACTOR);
       float[][] b = oneByOne.logProbs(batch, PolicyRole.ACTOR);
@@ -112,8 +113,10 @@ class PpoUpdaterTest {
     AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, Double.POSITIVE_INFINITY);
     TrainerConfig base = Fixtures.config(8, 4);
     TrainerConfig c =
-        new TrainerConfig(
-            1, 8, 4, 4, 1.0, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+        TrainerConfig.builder(8, 4, smooth, base.schedule(), base.loss())
+            .temperature(1.0)
+            .useReference(false)
+            .build();
     try (PpoUpdater ppo = new PpoUpdater(device, INITIAL, c);
         PpoUpdater sft = new PpoUpdater(device, INITIAL, c)) {
       Map<String, Double> m = grpoStep(ppo, batch);
@@ -131,8 +134,10 @@ class PpoUpdaterTest {
     AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
     TrainerConfig base = Fixtures.config(8, 4);
     TrainerConfig c =
-        new TrainerConfig(
-            1, 8, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+        TrainerConfig.builder(8, 4, smooth, base.schedule(), base.loss())
+            .temperature(0.8)
+            .useReference(false)
+            .build();
     try (PpoUpdater recomputed = new PpoUpdater(device, INITIAL, c);
         PpoUpdater skipped = new PpoUpdater(device, INITIAL, c)) {
       assertTrue(skipped.isOnPolicy(batch.size()));
@@ -142,7 +147,7 @@ class PpoUpdaterTest {
       assertEquals(0.0, b.get("actor/ppo_kl"), 0.0);
       assertWeightsClose(recomputed.policyCheckpoint(), skipped.policyCheckpoint(), 1e-6);
     }
-    try (PpoUpdater t = new PpoUpdater(device, INITIAL, c.withEpochs(2, false))) {
+    try (PpoUpdater t = new PpoUpdater(device, INITIAL, c.toBuilder().epochs(2, false).build())) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> t.update(batch));
       assertTrue(e.getMessage().contains("oldLogProbs"), e.getMessage());
@@ -155,8 +160,10 @@ class PpoUpdaterTest {
     AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
     TrainerConfig base = Fixtures.config(8, 4);
     TrainerConfig c =
-        new TrainerConfig(
-            1, 4, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+        TrainerConfig.builder(4, 4, smooth, base.schedule(), base.loss())
+            .temperature(0.8)
+            .useReference(false)
+            .build();
     assertTrue(c.oldLogProbsInUpdate());
     try (PpoUpdater recomputed = new PpoUpdater(device, INITIAL, c);
         PpoUpdater inUpdate = new PpoUpdater(device, INITIAL, c)) {
@@ -193,8 +200,11 @@ class PpoUpdaterTest {
     AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
     TrainerConfig base = Fixtures.config(8, 4);
     TrainerConfig c =
-        new TrainerConfig(
-            1, 4, 2, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+        TrainerConfig.builder(4, 2, smooth, base.schedule(), base.loss())
+            .logProbMicroBatchSize(4)
+            .temperature(0.8)
+            .useReference(false)
+            .build();
     List<TrainSample> batch = new ArrayList<>();
     try (PpoUpdater scorer = new PpoUpdater(device, INITIAL, c);
         PpoUpdater passed = new PpoUpdater(device, INITIAL, c);
@@ -253,8 +263,10 @@ class PpoUpdaterTest {
     AdamWConfig smooth = new AdamWConfig(0.9, 0.999, 1e-2, 0.0, 1.0);
     TrainerConfig base = Fixtures.config(8, 4);
     TrainerConfig c =
-        new TrainerConfig(
-            1, 8, 4, 4, 0.8, smooth, base.schedule(), base.loss(), false, false, 0, "llama");
+        TrainerConfig.builder(8, 4, smooth, base.schedule(), base.loss())
+            .temperature(0.8)
+            .useReference(false)
+            .build();
     try (PpoUpdater f32 = new PpoUpdater(device, INITIAL, c);
         PpoUpdater recomputed = bf16(c);
         PpoUpdater skipped = bf16(c)) {
@@ -273,7 +285,10 @@ class PpoUpdaterTest {
 
   private static PpoUpdater bf16(TrainerConfig c) {
     return new PpoUpdater(
-        device, INITIAL, c, PolicyOptimizer.defaultRemat(), LoraConfig.NONE, 0, DType.BF16);
+        device,
+        INITIAL,
+        c,
+        new UpdaterOptions(PolicyOptimizer.defaultRemat(), LoraConfig.NONE, 0, DType.BF16));
   }
 
   @Test
