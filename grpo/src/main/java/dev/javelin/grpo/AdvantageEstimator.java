@@ -10,22 +10,46 @@ import java.util.List;
  */
 @SuppressWarnings("ImmutableEnumChecker") // the functions are static method references
 public enum AdvantageEstimator implements RecipeKeyed {
-  GRPO("grpo", GroupAdvantages::grpo),
-  GRPO_PASSK("grpo_passk", GroupAdvantages::grpoPassK),
-  RLOO("rloo", GroupAdvantages::rloo),
-  OPO("opo", GroupAdvantages::opo),
-  GPG("gpg", GroupAdvantages::gpg),
-  REINFORCE_PLUS_PLUS("reinforce_plus_plus", ReturnAdvantages::reinforcePlusPlus),
+  GRPO("grpo", GroupAdvantages::grpo, Needs.GROUP),
+  GRPO_PASSK("grpo_passk", GroupAdvantages::grpoPassK, Needs.GROUP),
+  RLOO("rloo", GroupAdvantages::rloo, Needs.GROUP),
+  OPO("opo", GroupAdvantages::opo, Needs.GROUP),
+  GPG("gpg", GroupAdvantages::gpg, Needs.NOTHING),
+  REINFORCE_PLUS_PLUS("reinforce_plus_plus", ReturnAdvantages::reinforcePlusPlus, Needs.NOTHING),
   REINFORCE_PLUS_PLUS_BASELINE(
-      "reinforce_plus_plus_baseline", ReturnAdvantages::reinforcePlusPlusBaseline),
-  REMAX("remax", ReturnAdvantages::remax);
+      "reinforce_plus_plus_baseline", ReturnAdvantages::reinforcePlusPlusBaseline, Needs.NOTHING),
+  REMAX("remax", ReturnAdvantages::remax, Needs.GREEDY_BASELINE);
+
+  /** What an estimator needs from the rollout beyond scored responses. */
+  private enum Needs {
+    NOTHING,
+    /** n ≥ 2 responses per prompt: it compares responses within their group. */
+    GROUP,
+    /** A greedy response per prompt, scored: its reward is the baseline (ReMax). */
+    GREEDY_BASELINE
+  }
 
   private final String key;
   private final AdvantageFunction function;
+  private final Needs needs;
 
-  AdvantageEstimator(String key, AdvantageFunction function) {
+  AdvantageEstimator(String key, AdvantageFunction function, Needs needs) {
     this.key = key;
     this.function = function;
+    this.needs = needs;
+  }
+
+  /** Whether this estimator compares responses within a prompt's group (needs n ≥ 2). */
+  public boolean comparesWithinGroup() {
+    return needs == Needs.GROUP;
+  }
+
+  /**
+   * Whether this estimator needs a greedy (temperature 0) response per prompt, scored, as its
+   * baseline (ReMax: {@code AdvantageInput.rewardBaselines}).
+   */
+  public boolean needsGreedyBaseline() {
+    return needs == Needs.GREEDY_BASELINE;
   }
 
   @Override

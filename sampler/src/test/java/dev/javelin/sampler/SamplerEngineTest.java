@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.runtime.GreedyDecode;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class SamplerEngineTest {
       List<Rollout> rollouts = engine.generate(reqs).rollouts();
       for (int i = 0; i < reqs.size(); i++) {
         int[] expected =
-            engine.model().generateGreedy(List.of(reqs.get(i).promptIds()), 10, 3).get(0);
+            GreedyDecode.generate(engine.model(), List.of(reqs.get(i).promptIds()), 10, 3).get(0);
         assertArrayEquals(expected, rollouts.get(i).responseIds(), "request " + i);
       }
     }

@@ -20,10 +20,7 @@ public final class TokenEntropy {
     double[] z = new double[vocab];
     for (int n = 0; n < tokens; n++) {
       double lse = scaledLogSumExp(logits, n, vocab, temperature, z);
-      double expected = 0.0;
-      for (int v = 0; v < vocab; v++) {
-        expected += Math.exp(z[v] - lse) * z[v];
-      }
+      double expected = expectedZ(z, lse);
       h[n] = lse - expected;
     }
     return h;
@@ -45,16 +42,22 @@ public final class TokenEntropy {
     double[] z = new double[vocab];
     for (int n = 0; n < tokens; n++) {
       double lse = scaledLogSumExp(logits, n, vocab, temperature, z);
-      double expected = 0.0;
-      for (int v = 0; v < vocab; v++) {
-        expected += Math.exp(z[v] - lse) * z[v];
-      }
+      double expected = expectedZ(z, lse);
       for (int v = 0; v < vocab; v++) {
         double p = Math.exp(z[v] - lse);
         out[n * vocab + v] = -dEntropy[n] * p * (z[v] - expected) / temperature;
       }
     }
     return out;
+  }
+
+  /** Σ_v p_v z_v with p = softmax(z) = exp(z − lse). */
+  private static double expectedZ(double[] z, double lse) {
+    double expected = 0.0;
+    for (int v = 0; v < z.length; v++) {
+      expected += Math.exp(z[v] - lse) * z[v];
+    }
+    return expected;
   }
 
   private static double scaledLogSumExp(

@@ -6,6 +6,7 @@ import dev.javelin.recipes.config.CheckpointRecipe;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.driver.MemoryBudget;
 import dev.javelin.recipes.driver.ModelInit;
@@ -212,11 +213,11 @@ public final class Commands {
     out.println("no checkpoint at " + path + ": running the warm-up recipe " + warmup + " first");
     List<String> carried = new ArrayList<>();
     for (String o : overrides) {
-      if (o.startsWith("trainer.samplers=")
-          || o.startsWith("trainer.device=")
-          || o.startsWith("trainer.ray=")
-          || o.startsWith("trainer.ray_address=")
-          || o.startsWith("trainer.max_restarts=")) {
+      if (TrainerSection.SAMPLERS.isSetBy(o)
+          || TrainerSection.DEVICE.isSetBy(o)
+          || TrainerSection.RAY.isSetBy(o)
+          || TrainerSection.RAY_ADDRESS.isSetBy(o)
+          || TrainerSection.MAX_RESTARTS.isSetBy(o)) {
         carried.add(o);
       }
     }

@@ -2,6 +2,8 @@ package dev.javelin.recipes.cli;
 
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.jobs.JobsApiException;
 import dev.javelin.recipes.ray.ClusterUnreachableException;
 import dev.javelin.recipes.ray.TrainerDiedException;
@@ -189,12 +191,12 @@ public final class Main {
           throw new ConfigException(a + " needs a value");
         }
         if (option.equals("--samplers")) {
-          out.add("trainer.samplers=" + value);
+          out.add(TrainerSection.SAMPLERS.assign(value));
         } else if (option.equals("--device")) {
-          out.add("trainer.device=" + value);
+          out.add(TrainerSection.DEVICE.assign(value));
         } else {
-          out.add("trainer.ray=cluster");
-          out.add("trainer.ray_address=" + value);
+          out.add(TrainerSection.RAY.assign(RayMode.CLUSTER.key()));
+          out.add(TrainerSection.RAY_ADDRESS.assign(value));
         }
       } else if (a.startsWith("--")) {
         throw new ConfigException(

@@ -53,6 +53,14 @@ final class PlanTable {
   }
 
   void print(PrintStream out) {
+    printHeader(out);
+    for (List<Row> rows : actors) {
+      printActor(out, rows);
+    }
+    printVerdict(out);
+  }
+
+  private void printHeader(PrintStream out) {
     TpuChip chip = topology.chip();
     out.printf(
         Locale.ROOT,
@@ -70,37 +78,42 @@ final class PlanTable {
         hbm() / GIB,
         chip.peakFlops() / 1e12,
         chip.hbmBytesPerSecond() / 1e9);
-    for (List<Row> rows : actors) {
-      PlanCommand.Actor a = rows.get(0).actor();
-      out.printf("%n%s on %d chip%s (per chip):%n", a.name(), a.chips(), a.chips() == 1 ? "" : "s");
+  }
+
+  private void printActor(PrintStream out, List<Row> rows) {
+    TpuChip chip = topology.chip();
+    PlanCommand.Actor a = rows.get(0).actor();
+    out.printf("%n%s on %d chip%s (per chip):%n", a.name(), a.chips(), a.chips() == 1 ? "" : "s");
+    out.printf(
+        ROW,
+        "program",
+        "args",
+        "out-alias",
+        "temps",
+        "total",
+        "HBM",
+        "GFLOP",
+        "bound ms",
+        "compile");
+    for (Row r : rows) {
+      CompiledStats s = r.s();
       out.printf(
+          Locale.ROOT,
           ROW,
-          "program",
-          "args",
-          "out-alias",
-          "temps",
-          "total",
-          "HBM",
-          "GFLOP",
-          "bound ms",
-          "compile");
-      for (Row r : rows) {
-        CompiledStats s = r.s();
-        out.printf(
-            Locale.ROOT,
-            ROW,
-            r.program().label(),
-            gib(s.argumentBytes()),
-            gib(s.outputBytes() - s.aliasBytes()),
-            gib(s.tempBytes()),
-            gib(s.totalBytes()),
-            String.format(Locale.ROOT, "%.0f%%", 100.0 * s.totalBytes() / hbm()),
-            String.format(Locale.ROOT, "%.1f", s.flops() / 1e9) + (looped(r) ? "*" : ""),
-            String.format(
-                Locale.ROOT, "%.2f", 1e3 * chip.rooflineSeconds(s.flops(), s.bytesAccessed())),
-            String.format(Locale.ROOT, "%.1fs", s.compileSeconds()));
-      }
+          r.program().label(),
+          gib(s.argumentBytes()),
+          gib(s.outputBytes() - s.aliasBytes()),
+          gib(s.tempBytes()),
+          gib(s.totalBytes()),
+          String.format(Locale.ROOT, "%.0f%%", 100.0 * s.totalBytes() / hbm()),
+          String.format(Locale.ROOT, "%.1f", s.flops() / 1e9) + (looped(r) ? "*" : ""),
+          String.format(
+              Locale.ROOT, "%.2f", 1e3 * chip.rooflineSeconds(s.flops(), s.bytesAccessed())),
+          String.format(Locale.ROOT, "%.1fs", s.compileSeconds()));
     }
+  }
+
+  private void printVerdict(PrintStream out) {
     out.println();
     if (actors.stream().flatMap(List::stream).anyMatch(PlanTable::looped)) {
       // XLA's cost analysis counts a while body once, whatever its trip count.

@@ -3,6 +3,8 @@ package dev.javelin.recipes.cli;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.jobs.JobBundle;
 import dev.javelin.recipes.jobs.JobFollower;
 import dev.javelin.recipes.jobs.JobInfo;
@@ -140,7 +142,7 @@ final class SubmitCommand {
    */
   static List<String> clusterOverrides(String recipeArg, List<String> overrides) {
     List<String> all = new ArrayList<>();
-    all.add("trainer.ray=cluster");
+    all.add(TrainerSection.RAY.assign(RayMode.CLUSTER.key()));
     all.addAll(overrides);
     Recipes.load(recipeArg, all).checkTrainable();
     return all;
@@ -167,7 +169,7 @@ final class SubmitCommand {
     cli.addAll(checkedOverrides);
     if (recipe.reward().path() != null) {
       // The reward's code travels in the bundle (on the job's class path); the local path does not.
-      cli.add("custom_reward_function.path=");
+      cli.add(RecipeConfig.REWARD_PATH.assign(""));
     }
     Map<String, String> env = passedEnv();
     Map<String, String> meta = new LinkedHashMap<>();

@@ -13,13 +13,13 @@ public final class FilterGroupsKeys {
   static final String P = "algorithm.filter_groups.";
   private static final KeySet KEYS = new KeySet();
   static final KeySpec ENABLE = KEYS.of(P + "enable", KeyType.BOOL, false, "DAPO dynamic sampling");
-  static final KeySpec METRIC =
+  public static final KeySpec METRIC =
       KEYS.of(
           P + "metric",
           KeyType.oneOf("acc", "score", "seq_reward", "seq_final_reward"),
           "acc",
           "per-response value whose flat groups are dropped");
-  static final KeySpec MAX_NUM_GEN_BATCHES =
+  public static final KeySpec MAX_NUM_GEN_BATCHES =
       KEYS.of(P + "max_num_gen_batches", KeyType.INT, 0, "rounds per step; <= 0 no cap");
   static final KeySpec GEN_BATCH_SIZE =
       KEYS.optional("data.gen_batch_size", KeyType.INT, "prompts per generation round");

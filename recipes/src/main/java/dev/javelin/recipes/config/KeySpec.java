@@ -34,4 +34,14 @@ public record KeySpec(
   public static KeySpec required(String name, KeyType type, String doc) {
     return new KeySpec(name, type, null, true, doc);
   }
+
+  /** The command-line override {@code name=value}. */
+  public String assign(Object value) {
+    return name + "=" + value;
+  }
+
+  /** Whether the override {@code override} ({@code name=...}) sets this key. */
+  public boolean isSetBy(String override) {
+    return override.startsWith(name + "=");
+  }
 }

@@ -174,13 +174,8 @@ public record RecipeConfig(
         data.hasTrainData(),
         DataConfig.TRAIN_FILES.name(),
         "set data.train_files or data.synthetic.task");
-    boolean grouped =
-        switch (algorithm.advEstimator()) {
-          case GRPO, GRPO_PASSK, RLOO, OPO -> true;
-          default -> false;
-        };
     Checks.require(
-        !grouped || rollout.n() >= 2,
+        !algorithm.advEstimator().comparesWithinGroup() || rollout.n() >= 2,
         RolloutConfig.N.name(),
         "algorithm.adv_estimator="
             + algorithm.advEstimator().key()

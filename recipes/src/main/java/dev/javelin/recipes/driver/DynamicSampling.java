@@ -5,6 +5,7 @@ import dev.javelin.grpo.FilterGroupsConfig;
 import dev.javelin.grpo.dapo.DynamicSampler;
 import dev.javelin.grpo.dapo.ScoredGroup;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.FilterGroupsKeys;
 import dev.javelin.recipes.config.OverlongBufferKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.PromptedExample;
@@ -77,7 +78,8 @@ final class DynamicSampling {
     while (!sampler.isFull()) {
       if (!sampler.mayGenerateMore()) {
         throw new ConfigException(
-            "algorithm.filter_groups.max_num_gen_batches: "
+            FilterGroupsKeys.MAX_NUM_GEN_BATCHES.name()
+                + ": "
                 + sampler.generationBatches()
                 + " generation rounds kept only "
                 + sampler.keptGroups()
@@ -171,7 +173,8 @@ final class DynamicSampling {
         }
         if (!(acc instanceof Number num)) {
           throw new ConfigException(
-              "algorithm.filter_groups.metric=acc: the reward function returns no 'acc'; use"
+              FilterGroupsKeys.METRIC.assign("acc")
+                  + ": the reward function returns no 'acc'; use"
                   + " metric=score or a reward that reports acc (e.g. math_dapo)");
         }
         yield num.doubleValue();

@@ -9,7 +9,7 @@ import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.ModelOverrideKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
-import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.engine.PolicySnapshots;
 import dev.javelin.weightsync.WeightSnapshot;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -115,7 +115,7 @@ public final class ModelInit {
    * trainer would publish before its first step, without building one (eval).
    */
   public static WeightSnapshot initialSnapshot(RecipeConfig recipe) {
-    return PpoUpdater.snapshotOf(initial(recipe), 0, recipe.rollout().weightDtype());
+    return PolicySnapshots.of(initial(recipe), 0, recipe.rollout().weightDtype());
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.javelin.recipes.driver;
 
-import dev.javelin.grpo.AdvantageEstimator;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.rewards.ScoredBatch;
@@ -37,10 +36,10 @@ final class RemaxBaseline {
     this.n = recipe.rollout().n();
   }
 
-  /** The baseline generator of a remax run, else null. */
+  /** The baseline generator of a run whose estimator needs one (ReMax), else null. */
   static RemaxBaseline ifRemax(RunParts parts, RequestFactory requests) {
     RecipeConfig recipe = parts.recipe();
-    return recipe.algorithm().advEstimator() == AdvantageEstimator.REMAX
+    return recipe.algorithm().advEstimator().needsGreedyBaseline()
         ? new RemaxBaseline(
             recipe, parts.samplers(), parts.scoring(), requests, parts.task().stopTokenIds())
         : null;

@@ -4,6 +4,7 @@ import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
+import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.ResumeMode;
 import java.nio.file.Files;
@@ -34,7 +35,8 @@ public final class ResumeCheck {
     ModelConfig ours = ModelInit.config(recipe);
     if (!describe(theirs).equals(describe(ours))) {
       throw new ConfigException(
-          "trainer.default_local_dir "
+          TrainerSection.DEFAULT_LOCAL_DIR.name()
+              + " "
               + recipe.trainer().defaultLocalDir()
               + " holds a checkpoint of another model ("
               + ckpt.get().getFileName()

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.metrics;
 
+import dev.javelin.recipes.config.TrainerSection;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -46,12 +47,19 @@ public final class MetricsLoggers implements AutoCloseable {
           case "mlflow" -> loggers.add(new GuardedLogger(MlflowLogger.start(run, out)));
           case "wandb" ->
               out.println(
-                  "trainer.logger: wandb is not available in javelin; use tensorboard or mlflow"
+                  TrainerSection.LOGGER.name()
+                      + ": wandb is not available in javelin; use tensorboard or mlflow"
                       + " (metrics.jsonl and report.html are always written)");
           default -> {} // console and jsonl are always on
         }
       } catch (IOException | RuntimeException e) {
-        out.println("trainer.logger: " + n + " could not start (" + e.getMessage() + "); skipped");
+        out.println(
+            TrainerSection.LOGGER.name()
+                + ": "
+                + n
+                + " could not start ("
+                + e.getMessage()
+                + "); skipped");
       }
     }
     return new MetricsLoggers(loggers, out, run.runDir());

@@ -50,7 +50,7 @@ public final class RayRuntime {
       for (int i = 0; i < options.size(); i++) {
         System.setProperty("ray.job.jvm-options." + i, options.get(i));
       }
-      initDriver(address, "trainer.ray_address / RAY_ADDRESS");
+      initDriver(address, TrainerSection.RAY_ADDRESS.name() + " / RAY_ADDRESS");
       LOG.info("Ray driver connected to the cluster at " + address);
     } else {
       System.setProperty("ray.local-mode", "true");
@@ -179,13 +179,17 @@ public final class RayRuntime {
     }
     if (a == null || a.isBlank()) {
       throw new ConfigException(
-          "trainer.ray_address: trainer.ray=cluster needs the cluster's address (host:port of the"
-              + " head, e.g. 127.0.0.1:6379): set it, pass --ray-address, or export RAY_ADDRESS");
+          TrainerSection.RAY_ADDRESS.name()
+              + ": "
+              + TrainerSection.RAY.assign(RayMode.CLUSTER.key())
+              + " needs the cluster's address (host:port of the head, e.g. 127.0.0.1:6379): set"
+              + " it, pass --ray-address, or export RAY_ADDRESS");
     }
     a = a.strip();
     if (a.contains("://")) {
       throw new ConfigException(
-          "trainer.ray_address: '"
+          TrainerSection.RAY_ADDRESS.name()
+              + ": '"
               + a
               + "' is a URL; the driver needs the head's GCS address host:port (e.g."
               + " 127.0.0.1:6379), not the dashboard");

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.ray;
 
 import dev.javelin.backend.checkpoint.ModelConfigJson;
+import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.driver.SamplerPool;
 import dev.javelin.sampler.GenerationRequest;
 import dev.javelin.sampler.GenerationResult;
@@ -69,10 +70,11 @@ public final class RaySamplerPool implements SamplerPool {
     public Spec {
       devices = List.copyOf(devices);
       if (devices.isEmpty()) {
-        throw new IllegalArgumentException("trainer.samplers must be >= 1, got 0");
+        throw new IllegalArgumentException(TrainerSection.SAMPLERS.name() + " must be >= 1, got 0");
       }
       if (maxRestarts < 0) {
-        throw new IllegalArgumentException("trainer.max_restarts must be >= 0, got " + maxRestarts);
+        throw new IllegalArgumentException(
+            TrainerSection.MAX_RESTARTS.name() + " must be >= 0, got " + maxRestarts);
       }
     }
 

@@ -8,6 +8,7 @@ import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.driver.LocalSamplerPool;
 import dev.javelin.recipes.driver.ModelInit;
@@ -102,11 +103,7 @@ public final class Workers implements AutoCloseable {
   }
 
   private static Workers start(RecipeConfig recipe, int totalSteps, boolean withTrainer) {
-    RecipeConfig withSteps =
-        Recipes.fromYaml(
-            Recipes.toYaml(recipe.settings()),
-            "resolved recipe",
-            List.of("trainer.total_training_steps=" + totalSteps));
+    RecipeConfig withSteps = withTotalSteps(recipe, totalSteps);
     String configJson = ModelInit.configJson(recipe);
     int n = recipe.trainer().samplers();
     int slots = recipe.rollout().maxNumSeqs();
@@ -128,13 +125,11 @@ public final class Workers implements AutoCloseable {
       WeightFiles.check(recipe); // shapes against config.json, from the headers only
     }
     if (recipe.trainer().ray() == RayMode.OFF) {
+      SamplerConfig config =
+          new SamplerConfig(slots, SamplerConfig.dtypeNamed(dtype), chips.rolloutTp());
       List<SamplerActor> samplers = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        samplers.add(
-            SamplerActor.awaitingWeights(
-                samplerSpecs.get(i),
-                configJson,
-                new SamplerConfig(slots, SamplerConfig.dtypeNamed(dtype), chips.rolloutTp())));
+      for (String spec : samplerSpecs) {
+        samplers.add(SamplerActor.awaitingWeights(spec, configJson, config));
       }
       return new Workers(
           withTrainer ? RecipeTrainerFactory.create(withSteps) : null,
@@ -144,14 +139,7 @@ public final class Workers implements AutoCloseable {
     }
     boolean owns = RayRuntime.ensureStarted(recipe.trainer(), recipe.reward());
     boolean cluster = !RayRuntime.localMode();
-    if (cluster != (recipe.trainer().ray() == RayMode.CLUSTER)) {
-      throw new ConfigException(
-          "trainer.ray: this JVM already runs Ray "
-              + (cluster ? "connected to a cluster" : "in local mode")
-              + " and Ray starts once per JVM; run trainer.ray="
-              + recipe.trainer().ray().key()
-              + " in a fresh process");
-    }
+    checkRayMode(recipe, cluster);
     Placement placement = cluster ? Placement.reserve(bundleChips, device) : Placement.none();
     try {
       Trainer trainer =
@@ -171,6 +159,29 @@ public final class Workers implements AutoCloseable {
     } catch (RuntimeException e) {
       placement.release();
       throw e;
+    }
+  }
+
+  /**
+   * {@code recipe} running {@code totalSteps} steps (what the trainer sizes its LR schedule by).
+   */
+  private static RecipeConfig withTotalSteps(RecipeConfig recipe, int totalSteps) {
+    return Recipes.fromYaml(
+        Recipes.toYaml(recipe.settings()),
+        "resolved recipe",
+        List.of(TrainerSection.TOTAL_TRAINING_STEPS.name() + "=" + totalSteps));
+  }
+
+  /** Ray starts once per JVM: a JVM already running it the other way cannot switch. */
+  private static void checkRayMode(RecipeConfig recipe, boolean cluster) {
+    if (cluster != (recipe.trainer().ray() == RayMode.CLUSTER)) {
+      throw new ConfigException(
+          TrainerSection.RAY.name()
+              + ": this JVM already runs Ray "
+              + (cluster ? "connected to a cluster" : "in local mode")
+              + " and Ray starts once per JVM; run "
+              + TrainerSection.RAY.assign(recipe.trainer().ray().key())
+              + " in a fresh process");
     }
   }
 

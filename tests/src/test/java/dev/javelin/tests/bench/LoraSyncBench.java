@@ -9,10 +9,11 @@ import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.sampler.SamplerConfig;
 import dev.javelin.sampler.SamplerEngine;
-import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.engine.PolicySnapshots;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
@@ -97,11 +98,11 @@ public final class LoraSyncBench {
       PolicyModel m = sampler.model();
       double[] decode = new double[mode.equals("merged") ? 0 : iters];
       if (decode.length > 0) {
-        m.generateGreedy(rows, newTokens, -1); // compile + warm up
+        GreedyDecode.generate(m, rows, newTokens, -1); // compile + warm up
       }
       for (int i = 0; i < decode.length; i++) {
         long t0 = System.nanoTime();
-        m.generateGreedy(rows, newTokens, -1);
+        GreedyDecode.generate(m, rows, newTokens, -1);
         decode[i] = (System.nanoTime() - t0) / 1e9;
       }
       return String.format(
@@ -131,7 +132,7 @@ public final class LoraSyncBench {
       SnapshotContent content,
       double[] ms) {
     long t0 = System.nanoTime();
-    WeightSnapshot built = PpoUpdater.snapshotOf(trainer, version, WireType.F32, content);
+    WeightSnapshot built = PolicySnapshots.of(trainer, version, WireType.F32, content);
     byte[] wire = SnapshotCodec.toArray(built);
     long t1 = System.nanoTime();
     WeightSnapshot got = SnapshotCodec.decode(ByteBuffer.wrap(wire));

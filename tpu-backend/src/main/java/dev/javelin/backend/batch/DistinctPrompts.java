@@ -1,5 +1,7 @@
 package dev.javelin.backend.batch;
 
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
 import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,5 +40,50 @@ public record DistinctPrompts(List<int[]> prompts, int[] rowOf) {
       rowOf[r] = r;
     }
     return new DistinctPrompts(List.copyOf(prompts), rowOf);
+  }
+
+  /** The distinct prompts' count rounded up to a power of two: the prefill's batch size. */
+  public int paddedSize() {
+    int n = prompts.size();
+    int h = Integer.highestOneBit(n);
+    return h == n ? n : h << 1;
+  }
+
+  /** The distinct prompts and one-token padding rows up to {@link #paddedSize()} (never read). */
+  public List<int[]> paddedPrompts() {
+    List<int[]> batch = new ArrayList<>(prompts);
+    while (batch.size() < paddedSize()) {
+      batch.add(new int[] {0});
+    }
+    return batch;
+  }
+
+  /** Logits (n, V) of every row from the distinct prompts' logits (U', V). */
+  public Tensor.F32 spread(Tensor.F32 logits) {
+    int v = logits.shape().dim(1);
+    float[] out = new float[rowOf.length * v]; // (n, V)
+    for (int r = 0; r < rowOf.length; r++) {
+      System.arraycopy(logits.data(), rowOf[r] * v, out, r * v, v);
+    }
+    return new Tensor.F32(Shape.of(rowOf.length, v), out);
+  }
+
+  /**
+   * Where each of {@code rows} cache rows comes from when these prompts (prompt j for target row
+   * {@code targets[j]}) are spliced in: row r keeps itself ({@code r}), or takes distinct prompt u
+   * ({@code rows + u}).
+   */
+  public int[] mergeSources(int[] targets, int rows) {
+    int[] src = new int[rows];
+    for (int r = 0; r < rows; r++) {
+      src[r] = r;
+    }
+    for (int j = 0; j < targets.length; j++) {
+      if (targets[j] < 0 || targets[j] >= rows || src[targets[j]] != targets[j]) {
+        throw new IllegalArgumentException("target rows must be distinct in [0, " + rows + ")");
+      }
+      src[targets[j]] = rows + rowOf[j];
+    }
+    return src;
   }
 }

@@ -11,20 +11,16 @@ public record TokenLogProbs(Tensor.F32 logp, Tensor.F32 entropy) {
 
   /** Keeps the first {@code cols} columns of (B, C) tensors: drops bucket padding. */
   public static Tensor.F32 firstColumns(Tensor.F32 x, int cols) {
-    int b = x.shape().dim(0);
-    int c = x.shape().dim(1);
-    if (cols == c) {
-      return x;
-    }
-    float[] out = new float[b * cols];
-    for (int r = 0; r < b; r++) {
-      System.arraycopy(x.data(), r * c, out, r * cols, cols);
-    }
-    return new Tensor.F32(Shape.of(b, cols), out);
+    return withColumns(x, cols);
   }
 
   /** Pads (B, C) with zero columns up to {@code cols}. */
   public static Tensor.F32 padColumns(Tensor.F32 x, int cols) {
+    return withColumns(x, cols);
+  }
+
+  /** (B, C) → (B, cols): the first min(C, cols) columns of each row, zeros after them. */
+  private static Tensor.F32 withColumns(Tensor.F32 x, int cols) {
     int b = x.shape().dim(0);
     int c = x.shape().dim(1);
     if (cols == c) {
@@ -32,7 +28,7 @@ public record TokenLogProbs(Tensor.F32 logp, Tensor.F32 entropy) {
     }
     float[] out = new float[b * cols];
     for (int r = 0; r < b; r++) {
-      System.arraycopy(x.data(), r * c, out, r * cols, c);
+      System.arraycopy(x.data(), r * c, out, r * cols, Math.min(c, cols));
     }
     return new Tensor.F32(Shape.of(b, cols), out);
   }

@@ -26,16 +26,7 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
 
   public ModelCheckpoint {
     weights = Map.copyOf(weights);
-    for (WeightSpec s : WeightSpec.layout(config)) {
-      Tensor.F32 t = weights.get(s.name());
-      if (t == null) {
-        throw new IllegalArgumentException("checkpoint lacks weight '" + s.name() + "'");
-      }
-      if (!t.shape().equals(s.shape())) {
-        throw new IllegalArgumentException(
-            "weight '" + s.name() + "' has shape " + t.shape() + ", config needs " + s.shape());
-      }
-    }
+    WeightSpec.check(config, weights);
   }
 
   /**

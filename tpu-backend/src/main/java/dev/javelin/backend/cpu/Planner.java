@@ -64,34 +64,9 @@ final class Planner {
           in.get(0).shape(),
           n.shape());
     } else if (op instanceof Op.DynamicUpdateSlice) {
-      List<Node> in = n.inputs();
-      Node base = in.get(0);
-      boolean constant = base.op() instanceof Op.Constant && !fusion.isMaterialised(base);
-      return new IndexKernels.DynamicUpdateSlice(
-          out,
-          fusion.index(base),
-          fusion.index(in.get(1)),
-          indices(in.subList(2, in.size())),
-          n.shape(),
-          in.get(1).shape(),
-          n.dtype(),
-          constant ? OptionalDouble.of(((Op.Constant) base.op()).value()) : OptionalDouble.empty());
+      return dynamicUpdateSlice(n, out);
     } else if (op instanceof Op.UpdateSlots u) {
-      Shape s = n.shape();
-      int outer = 1;
-      for (int i = 1; i < u.axis(); i++) {
-        outer *= s.dim(i);
-      }
-      int inner = s.intSize() / Math.max(1, s.dim(0) * outer * s.dim(u.axis()));
-      return new IndexKernels.UpdateSlots(
-          out,
-          fusion.index(n.input(0)),
-          fusion.index(n.input(1)),
-          fusion.index(n.input(2)),
-          s.dim(0),
-          outer,
-          s.dim(u.axis()),
-          inner);
+      return updateSlots(n, u, out);
     } else if (op instanceof Op.Gather) {
       Node table = n.input(0);
       int rows = table.shape().dim(0);
@@ -115,6 +90,40 @@ final class Planner {
           n.input(0).shape().intSize());
     }
     return new FusedKernel(out, n.shape().intSize(), blockProgram(n, true), parallel);
+  }
+
+  private Kernel dynamicUpdateSlice(Node n, int out) {
+    List<Node> in = n.inputs();
+    Node base = in.get(0);
+    boolean constant = base.op() instanceof Op.Constant && !fusion.isMaterialised(base);
+    return new IndexKernels.DynamicUpdateSlice(
+        out,
+        fusion.index(base),
+        fusion.index(in.get(1)),
+        indices(in.subList(2, in.size())),
+        n.shape(),
+        in.get(1).shape(),
+        n.dtype(),
+        constant ? OptionalDouble.of(((Op.Constant) base.op()).value()) : OptionalDouble.empty());
+  }
+
+  /** (B, outer, axis, inner) view of the cache: one slot write per batch row. */
+  private Kernel updateSlots(Node n, Op.UpdateSlots u, int out) {
+    Shape s = n.shape();
+    int outer = 1;
+    for (int i = 1; i < u.axis(); i++) {
+      outer *= s.dim(i);
+    }
+    int inner = s.intSize() / Math.max(1, s.dim(0) * outer * s.dim(u.axis()));
+    return new IndexKernels.UpdateSlots(
+        out,
+        fusion.index(n.input(0)),
+        fusion.index(n.input(1)),
+        fusion.index(n.input(2)),
+        s.dim(0),
+        outer,
+        s.dim(u.axis()),
+        inner);
   }
 
   private int[] indices(List<Node> nodes) {

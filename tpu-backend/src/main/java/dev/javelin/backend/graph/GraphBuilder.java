@@ -8,17 +8,15 @@ import dev.javelin.backend.graph.Op.ReduceKind;
 import dev.javelin.backend.graph.Op.UnaryKind;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Builds a program one primitive op at a time, checking and inferring shapes as it goes, so a wrong
  * model is caught where it is written rather than when it runs. Operands must come from this
  * builder.
  *
- * <p>Longer than most classes on purpose: it is the op set's one front door, one short method per
- * primitive op with its shape rule beside it, and splitting it would scatter those rules.
+ * <p>The op set's one front door, one short method per primitive op; {@link ShapeRules} holds the
+ * typing rule of each.
  */
 public final class GraphBuilder {
   private final String name;
@@ -26,7 +24,7 @@ public final class GraphBuilder {
   private int nextId;
   private int segments;
   private int openSegment = -1;
-  private final Map<List<Object>, List<Node>> loopResults = new HashMap<>();
+  private final LoopResults loopResults = new LoopResults();
 
   public GraphBuilder(String name) {
     this.name = name;
@@ -53,19 +51,7 @@ public final class GraphBuilder {
    */
   public Node add(Op op, List<Node> inputs, Shape shape, DType dtype) {
     if (op instanceof Op.LoopResult r) {
-      List<Object> key = new ArrayList<>();
-      key.add(r.loop());
-      key.addAll(inputs);
-      List<Node> results = loopResults.get(key);
-      if (results == null) {
-        results = new ArrayList<>();
-        for (int i = 0; i < r.loop().results(); i++) {
-          Op.LoopResult ri = new Op.LoopResult(r.loop(), i);
-          results.add(node(ri, inputs, r.loop().shape(i), r.loop().dtype(i)));
-        }
-        loopResults.put(key, results);
-      }
-      return results.get(r.index());
+      return loopResults.of(r, inputs, this::node);
     }
     return node(op, inputs, shape, dtype);
   }
@@ -128,7 +114,7 @@ public final class GraphBuilder {
   }
 
   public Node iota(DType dtype, Shape shape, int dimension) {
-    checkAxis(shape, dimension);
+    ShapeRules.checkAxis(shape, dimension);
     return add(new Op.Iota(dimension), List.of(), shape, dtype);
   }
 
@@ -164,7 +150,7 @@ public final class GraphBuilder {
   // ------------------------------------------------------------ elementwise
 
   public Node unary(UnaryKind kind, Node x) {
-    requireFloating(x, kind.name());
+    ShapeRules.requireFloating(x, kind.name());
     return add(new Op.Unary(kind), List.of(x), x.shape(), x.dtype());
   }
 
@@ -203,7 +189,7 @@ public final class GraphBuilder {
   }
 
   public Node binary(BinaryKind kind, Node a, Node b) {
-    requireSameShapeAndType(a, b, kind.name());
+    ShapeRules.requireSameShapeAndType(a, b, kind.name());
     return add(new Op.Binary(kind), List.of(a, b), a.shape(), a.dtype());
   }
 
@@ -236,16 +222,12 @@ public final class GraphBuilder {
   }
 
   public Node compare(Node a, Node b, Direction direction) {
-    requireSameShapeAndType(a, b, "compare " + direction);
+    ShapeRules.requireSameShapeAndType(a, b, "compare " + direction);
     return add(new Op.Compare(direction), List.of(a, b), a.shape(), DType.PRED);
   }
 
   public Node select(Node pred, Node onTrue, Node onFalse) {
-    if (pred.dtype() != DType.PRED || !pred.shape().equals(onTrue.shape())) {
-      throw new IllegalArgumentException(
-          "select needs a PRED predicate of shape " + onTrue.shape() + ", got " + pred);
-    }
-    requireSameShapeAndType(onTrue, onFalse, "select");
+    ShapeRules.checkSelect(pred, onTrue, onFalse);
     return add(new Op.Select(), List.of(pred, onTrue, onFalse), onTrue.shape(), onTrue.dtype());
   }
 
@@ -257,18 +239,7 @@ public final class GraphBuilder {
 
   /** StableHLO broadcast_in_dim: operand dim i maps to result dim {@code dims[i]}. */
   public Node broadcastInDim(Node x, Shape out, int... dims) {
-    if (dims.length != x.shape().rank()) {
-      throw new IllegalArgumentException(
-          "broadcast_in_dim needs one target dim per operand dim: " + x + " dims " + str(dims));
-    }
-    for (int i = 0; i < dims.length; i++) {
-      checkAxis(out, dims[i]);
-      int from = x.shape().dim(i);
-      if ((from != 1 && from != out.dim(dims[i])) || (i > 0 && dims[i] <= dims[i - 1])) {
-        throw new IllegalArgumentException(
-            "cannot broadcast " + x.shape() + " to " + out + " with dims " + str(dims));
-      }
-    }
+    ShapeRules.checkBroadcast(x, out, dims);
     return add(new Op.BroadcastInDim(dims.clone()), List.of(x), out, x.dtype());
   }
 
@@ -277,35 +248,14 @@ public final class GraphBuilder {
     if (x.shape().equals(out)) {
       return x;
     }
-    int offset = out.rank() - x.shape().rank();
-    if (offset < 0) {
-      throw new IllegalArgumentException("cannot broadcast " + x.shape() + " to lower rank " + out);
-    }
-    int[] dims = new int[x.shape().rank()];
-    for (int i = 0; i < dims.length; i++) {
-      dims[i] = offset + i;
-    }
-    return broadcastInDim(x, out, dims);
+    return broadcastInDim(x, out, ShapeRules.trailingDims(x, out));
   }
 
   public Node reduce(Node x, ReduceKind kind, int... dims) {
     int[] sorted = dims.clone();
     Arrays.sort(sorted);
-    boolean[] drop = new boolean[x.shape().rank()];
-    for (int d : sorted) {
-      checkAxis(x.shape(), d);
-      if (drop[d]) {
-        throw new IllegalArgumentException("reduce dims repeat " + str(dims));
-      }
-      drop[d] = true;
-    }
-    int[] out = new int[x.shape().rank() - sorted.length];
-    for (int i = 0, j = 0; i < drop.length; i++) {
-      if (!drop[i]) {
-        out[j++] = x.shape().dim(i);
-      }
-    }
-    return add(new Op.Reduce(kind, sorted), List.of(x), Shape.of(out), x.dtype());
+    return add(
+        new Op.Reduce(kind, sorted), List.of(x), ShapeRules.reduced(x, dims, sorted), x.dtype());
   }
 
   public Node reduceSum(Node x, int... dims) {
@@ -328,21 +278,8 @@ public final class GraphBuilder {
   }
 
   public Node transpose(Node x, int... permutation) {
-    int rank = x.shape().rank();
-    if (permutation.length != rank) {
-      throw new IllegalArgumentException("transpose of " + x.shape() + " by " + str(permutation));
-    }
-    boolean[] used = new boolean[rank];
-    int[] out = new int[rank];
-    for (int i = 0; i < rank; i++) {
-      checkAxis(x.shape(), permutation[i]);
-      if (used[permutation[i]]) {
-        throw new IllegalArgumentException("transpose permutation repeats: " + str(permutation));
-      }
-      used[permutation[i]] = true;
-      out[i] = x.shape().dim(permutation[i]);
-    }
-    return add(new Op.Transpose(permutation.clone()), List.of(x), Shape.of(out), x.dtype());
+    Shape out = ShapeRules.transposed(x, permutation);
+    return add(new Op.Transpose(permutation.clone()), List.of(x), out, x.dtype());
   }
 
   // ---------------------------------------------------------------- matmul
@@ -367,34 +304,12 @@ public final class GraphBuilder {
       int[] lhsContract,
       int[] rhsContract,
       DType result) {
-    requireSameType(lhs, rhs, "dot_general");
-    if (result != lhs.dtype() && !(lhs.dtype() == DType.BF16 && result == DType.F32)) {
-      throw new IllegalArgumentException(
-          "dot_general of "
-              + lhs.dtype().mlirName()
-              + " operands cannot give "
-              + result.mlirName()
-              + " (only bf16 operands may give an f32 result)");
-    }
-    if (lhsBatch.length != rhsBatch.length || lhsContract.length != rhsContract.length) {
-      throw new IllegalArgumentException("dot_general dimension lists differ in length");
-    }
-    for (int i = 0; i < lhsBatch.length; i++) {
-      requireEqualDim(lhs, lhsBatch[i], rhs, rhsBatch[i], "batch");
-    }
-    for (int i = 0; i < lhsContract.length; i++) {
-      requireEqualDim(lhs, lhsContract[i], rhs, rhsContract[i], "contracting");
-    }
-    List<Integer> out = new ArrayList<>();
-    for (int d : lhsBatch) {
-      out.add(lhs.shape().dim(d));
-    }
-    addFree(out, lhs.shape(), lhsBatch, lhsContract);
-    addFree(out, rhs.shape(), rhsBatch, rhsContract);
+    Shape out =
+        ShapeRules.dotGeneral(lhs, rhs, lhsBatch, rhsBatch, lhsContract, rhsContract, result);
     Op op =
         new Op.DotGeneral(
             lhsBatch.clone(), rhsBatch.clone(), lhsContract.clone(), rhsContract.clone());
-    return add(op, List.of(lhs, rhs), Shape.of(out.stream().mapToInt(i -> i).toArray()), result);
+    return add(op, List.of(lhs, rhs), out, result);
   }
 
   /** (..., M, K) x (K, N) -> (..., M, N): a matrix product with a shared right operand. */
@@ -414,24 +329,9 @@ public final class GraphBuilder {
   // ------------------------------------------------------- slicing, indexing
 
   public Node slice(Node x, int[] start, int[] limit, int[] strides) {
-    int rank = x.shape().rank();
-    if (start.length != rank || limit.length != rank || strides.length != rank) {
-      throw new IllegalArgumentException(
-          "slice of rank-" + rank + " needs rank-" + rank + " bounds");
-    }
-    int[] out = new int[rank];
-    for (int i = 0; i < rank; i++) {
-      if (start[i] < 0 || limit[i] > x.shape().dim(i) || start[i] > limit[i] || strides[i] < 1) {
-        throw new IllegalArgumentException(
-            "slice " + str(start) + ":" + str(limit) + " out of " + x.shape());
-      }
-      out[i] = (limit[i] - start[i] + strides[i] - 1) / strides[i];
-    }
+    Shape out = ShapeRules.sliced(x, start, limit, strides);
     return add(
-        new Op.Slice(start.clone(), limit.clone(), strides.clone()),
-        List.of(x),
-        Shape.of(out),
-        x.dtype());
+        new Op.Slice(start.clone(), limit.clone(), strides.clone()), List.of(x), out, x.dtype());
   }
 
   /** Contiguous slice of one axis: {@code x[..., from:to, ...]}. */
@@ -446,30 +346,12 @@ public final class GraphBuilder {
   }
 
   public Node concatenate(int dimension, List<Node> parts) {
-    Node first = parts.get(0);
-    checkAxis(first.shape(), dimension);
-    int[] out = first.shape().dims();
-    out[dimension] = 0;
-    for (Node p : parts) {
-      requireSameType(first, p, "concatenate");
-      for (int i = 0; i < out.length; i++) {
-        if (i != dimension && p.shape().dim(i) != first.shape().dim(i)) {
-          throw new IllegalArgumentException("concatenate shapes differ: " + first + " vs " + p);
-        }
-      }
-      out[dimension] += p.shape().dim(dimension);
-    }
-    return add(new Op.Concatenate(dimension), parts, Shape.of(out), first.dtype());
+    Shape out = ShapeRules.concatenated(dimension, parts);
+    return add(new Op.Concatenate(dimension), parts, out, parts.get(0).dtype());
   }
 
   public Node dynamicUpdateSlice(Node operand, Node update, List<Node> starts) {
-    requireSameType(operand, update, "dynamic_update_slice");
-    requireStarts(operand, starts);
-    for (int i = 0; i < operand.shape().rank(); i++) {
-      if (update.shape().dim(i) > operand.shape().dim(i)) {
-        throw new IllegalArgumentException("update " + update + " larger than " + operand);
-      }
-    }
+    ShapeRules.checkDynamicUpdateSlice(operand, update, starts);
     List<Node> in = new ArrayList<>();
     in.add(operand);
     in.add(update);
@@ -478,12 +360,7 @@ public final class GraphBuilder {
   }
 
   public Node dynamicSlice(Node operand, List<Node> starts, int... sizes) {
-    requireStarts(operand, starts);
-    for (int i = 0; i < sizes.length; i++) {
-      if (sizes[i] < 0 || sizes[i] > operand.shape().dim(i)) {
-        throw new IllegalArgumentException("dynamic_slice sizes " + str(sizes) + " of " + operand);
-      }
-    }
+    ShapeRules.checkDynamicSlice(operand, starts, sizes);
     List<Node> in = new ArrayList<>();
     in.add(operand);
     in.addAll(starts);
@@ -495,113 +372,25 @@ public final class GraphBuilder {
    * (rows whose index is outside the axis are left unchanged); see {@link Op.UpdateSlots}.
    */
   public Node updateSlots(Node operand, Node update, Node index, int axis) {
-    requireSameType(operand, update, "update_slots");
-    Shape o = operand.shape();
-    Shape u = update.shape();
-    if (axis < 1 || axis >= o.rank() || u.rank() != o.rank() || u.dim(axis) != 1) {
-      throw new IllegalArgumentException(
-          "update_slots: update " + u + " must be " + o + " with 1 at axis " + axis);
-    }
-    for (int i = 0; i < o.rank(); i++) {
-      if (i != axis && u.dim(i) != o.dim(i)) {
-        throw new IllegalArgumentException("update_slots: update " + u + " does not fit " + o);
-      }
-    }
-    if (index.dtype() != DType.I32 || !index.shape().equals(Shape.of(o.dim(0)))) {
-      throw new IllegalArgumentException(
-          "update_slots: index must be i32 (" + o.dim(0) + "), got " + index);
-    }
-    return add(new Op.UpdateSlots(axis), List.of(operand, update, index), o, operand.dtype());
+    ShapeRules.checkUpdateSlots(operand, update, index, axis);
+    return add(
+        new Op.UpdateSlots(axis),
+        List.of(operand, update, index),
+        operand.shape(),
+        operand.dtype());
   }
 
   /** Embedding lookup: table (N, D...) gathered by integer ids S gives S + (D...). */
   public Node gather(Node table, Node ids) {
-    if (ids.dtype() != DType.I32) {
-      throw new IllegalArgumentException("gather ids must be i32, got " + ids);
-    }
-    int[] t = table.shape().dims();
-    int[] s = ids.shape().dims();
-    int[] out = Arrays.copyOf(s, s.length + t.length - 1);
-    System.arraycopy(t, 1, out, s.length, t.length - 1);
-    return add(new Op.Gather(), List.of(table, ids), Shape.of(out), table.dtype());
+    Shape out = ShapeRules.gathered(table, ids);
+    return add(new Op.Gather(), List.of(table, ids), out, table.dtype());
   }
 
   /**
    * Transpose of {@link #gather}: adds each update row into a zero (rows, D...) table at its id.
    */
   public Node scatterAdd(Node ids, Node updates, int rows) {
-    int s = ids.shape().rank();
-    int[] u = updates.shape().dims();
-    int[] out = new int[u.length - s + 1];
-    out[0] = rows;
-    System.arraycopy(u, s, out, 1, u.length - s);
-    return add(new Op.ScatterAdd(rows), List.of(ids, updates), Shape.of(out), updates.dtype());
-  }
-
-  // ---------------------------------------------------------------- checks
-
-  private static void addFree(List<Integer> out, Shape s, int[] batch, int[] contract) {
-    for (int d : DotShapes.free(s.rank(), batch, contract)) {
-      out.add(s.dim(d));
-    }
-  }
-
-  private static void requireStarts(Node operand, List<Node> starts) {
-    if (starts.size() != operand.shape().rank()) {
-      throw new IllegalArgumentException("need one start index per dim of " + operand);
-    }
-    for (Node s : starts) {
-      if (s.dtype() != DType.I32 || s.shape().rank() != 0) {
-        throw new IllegalArgumentException("start indices must be i32 scalars, got " + s);
-      }
-    }
-  }
-
-  private static void requireEqualDim(Node a, int da, Node b, int db, String what) {
-    checkAxis(a.shape(), da);
-    checkAxis(b.shape(), db);
-    if (a.shape().dim(da) != b.shape().dim(db)) {
-      throw new IllegalArgumentException(
-          "dot_general "
-              + what
-              + " dims differ: "
-              + a.shape()
-              + "["
-              + da
-              + "] vs "
-              + b.shape()
-              + "["
-              + db
-              + "]");
-    }
-  }
-
-  private static void requireFloating(Node x, String op) {
-    if (!x.dtype().isFloating()) {
-      throw new IllegalArgumentException(op + " needs a floating operand, got " + x);
-    }
-  }
-
-  private static void requireSameType(Node a, Node b, String op) {
-    if (a.dtype() != b.dtype()) {
-      throw new IllegalArgumentException(op + " operand types differ: " + a + " vs " + b);
-    }
-  }
-
-  private static void requireSameShapeAndType(Node a, Node b, String op) {
-    requireSameType(a, b, op);
-    if (!a.shape().equals(b.shape())) {
-      throw new IllegalArgumentException(op + " operand shapes differ: " + a + " vs " + b);
-    }
-  }
-
-  private static void checkAxis(Shape s, int axis) {
-    if (axis < 0 || axis >= s.rank()) {
-      throw new IllegalArgumentException("axis " + axis + " out of range for shape " + s);
-    }
-  }
-
-  private static String str(int[] a) {
-    return Arrays.toString(a);
+    Shape out = ShapeRules.scattered(ids, updates, rows);
+    return add(new Op.ScatterAdd(rows), List.of(ids, updates), out, updates.dtype());
   }
 }

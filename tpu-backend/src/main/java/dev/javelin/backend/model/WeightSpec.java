@@ -1,8 +1,10 @@
 package dev.javelin.backend.model;
 
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** One trainable tensor of the model: its Hugging Face name and shape. */
 public record WeightSpec(String name, Shape shape) {
@@ -39,5 +41,22 @@ public record WeightSpec(String name, Shape shape) {
       out.add(new WeightSpec(LM_HEAD, Shape.of(c.vocabSize(), c.hidden())));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * Checks that {@code weights} holds every tensor of {@code config}'s layout in its shape (extra
+   * names are allowed), naming the first one missing or misshapen.
+   */
+  public static void check(ModelConfig config, Map<String, ? extends Tensor> weights) {
+    for (WeightSpec s : layout(config)) {
+      Tensor t = weights.get(s.name());
+      if (t == null) {
+        throw new IllegalArgumentException("checkpoint lacks weight '" + s.name() + "'");
+      }
+      if (!t.shape().equals(s.shape())) {
+        throw new IllegalArgumentException(
+            "weight '" + s.name() + "' has shape " + t.shape() + ", config needs " + s.shape());
+      }
+    }
   }
 }

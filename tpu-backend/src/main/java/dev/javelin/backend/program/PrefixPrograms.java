@@ -55,19 +55,7 @@ public final class PrefixPrograms {
   /** As above with the model computing in {@code compute} (bf16: cast from the f32 weights). */
   public static Program logProbs(
       ModelConfig c, int groups, int p, int b, int r, int maxPos, LoraConfig lora, DType compute) {
-    GraphBuilder g =
-        new GraphBuilder(
-            "prefix_logprobs_g"
-                + groups
-                + "_p"
-                + p
-                + "_b"
-                + b
-                + "_r"
-                + r
-                + (lora.enabled() ? "_lora" : "")
-                + (lora.drops() ? "_drop" : "")
-                + (compute == DType.F32 ? "" : "_" + compute.mlirName()));
+    GraphBuilder g = new GraphBuilder(logProbsName(groups, p, b, r, lora, compute));
     ModelWeights w = ModelWeights.declare(g, c, DType.F32, lora).castTo(g, compute);
     Node prefixIds = g.parameter(PREFIX_IDS, DType.I32, Shape.of(groups, p));
     Node prefixMask = g.parameter(PREFIX_MASK, DType.F32, Shape.of(groups, p));
@@ -118,6 +106,20 @@ public final class PrefixPrograms {
             temp);
     Node aux = m.routerAuxLoss(g, tokenMask(g, prefixMask, responseMask));
     return g.build(ModelPrograms.withAuxLoss(List.of(st.logp(), st.entropy()), aux));
+  }
+
+  private static String logProbsName(int groups, int p, int b, int r, LoraConfig lora, DType dt) {
+    return "prefix_logprobs_g"
+        + groups
+        + "_p"
+        + p
+        + "_b"
+        + b
+        + "_r"
+        + r
+        + (lora.enabled() ? "_lora" : "")
+        + (lora.drops() ? "_drop" : "")
+        + (dt == DType.F32 ? "" : "_" + dt.mlirName());
   }
 
   /**

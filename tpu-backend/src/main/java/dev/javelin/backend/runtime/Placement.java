@@ -11,8 +11,6 @@ import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.spmd.ShardPlan;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Where a model's values and programs go: one device, or a mesh of its chips laid out by a {@link
@@ -48,26 +46,20 @@ final class Placement implements AutoCloseable {
   }
 
   /**
-   * The program compiled for {@code key}, compiled now if absent, with the {@link Donation} that
-   * {@code donation} derives from it. On a mesh it is compiled with the plan's layout ({@link
-   * ShardPlan#program(Program, List, Map)}: output i lies as the value {@code outputNames.get(i)},
-   * parameter p as {@code parameterRoles.get(p)} where the map has it), under a key naming the
-   * mesh.
+   * The program compiled for {@code spec}, compiled now if absent, with its {@link Donation}. On a
+   * mesh it is compiled with the plan's layout ({@link ShardPlan#program(Program, List, Map)}:
+   * output i lies as the value {@code spec.outputNames().get(i)}, parameter p as {@code
+   * spec.parameterRoles().get(p)} where the map has it), under a key naming the mesh.
    */
-  Executable executable(
-      String key,
-      Supplier<Program> build,
-      Function<Program, Donation> donation,
-      List<String> outputNames,
-      Map<String, String> parameterRoles) {
-    String at = plan == null ? key : key + "@" + mesh;
+  Executable executable(ProgramSpec spec) {
+    String at = plan == null ? spec.key() : spec.key() + "@" + mesh;
     Executable e = compiled.get(at);
     if (e == null) {
-      Program p = build.get();
+      Program p = spec.build().get();
       if (plan != null) {
-        p = p.withSharding(plan.program(p, outputNames, parameterRoles));
+        p = p.withSharding(plan.program(p, spec.outputNames(), spec.parameterRoles()));
       }
-      e = device.compile(p, donation.apply(p));
+      e = device.compile(p, spec.donation().apply(p));
       compiled.put(at, e);
     }
     return e;

@@ -3,7 +3,6 @@ package dev.javelin.backend.runtime;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
@@ -12,7 +11,6 @@ import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
-import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
@@ -24,14 +22,11 @@ import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.spmd.ShardPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The policy on a device: weights held as device buffers between calls, and the programs the
@@ -132,18 +127,7 @@ public final class PolicyModel implements AutoCloseable {
 
   /** Replaces every weight (e.g. a new policy version from weight sync), by HF name. */
   public void loadWeights(Map<String, Tensor.F32> byName) {
-    for (WeightSpec s : WeightSpec.layout(config)) {
-      Tensor.F32 t = byName.get(s.name());
-      if (t == null || !t.shape().equals(s.shape())) {
-        throw new IllegalArgumentException(
-            "weight '"
-                + s.name()
-                + "' must be "
-                + s.shape()
-                + ", got "
-                + (t == null ? "none" : t.shape()));
-      }
-    }
+    WeightSpec.check(config, byName); // all or nothing: check every weight before replacing any
     for (WeightSpec s : WeightSpec.layout(config)) {
       replaceWeight(s.name(), upload(s.name(), byName.get(s.name())));
     }
@@ -250,7 +234,8 @@ public final class PolicyModel implements AutoCloseable {
             + at.shapeKey()
             + (through.enabled() ? "_lora" : "")
             + (compute == DType.F32 ? "" : "_" + compute.mlirName());
-    Executable exe = executable(key, () -> at.logProbsProgram(config, through, compute));
+    Executable exe =
+        executable(ProgramSpec.of(key, () -> at.logProbsProgram(config, through, compute)));
     List<DeviceBuffer> out = run(exe, uploads(at, temperature));
     Tensor.F32 logp = (Tensor.F32) out.get(0).toHost();
     Tensor.F32 entropy = (Tensor.F32) out.get(1).toHost();
@@ -258,75 +243,6 @@ public final class PolicyModel implements AutoCloseable {
     int c = batch.scoredColumns();
     return new TokenLogProbs(
         TokenLogProbs.firstColumns(logp, c), TokenLogProbs.firstColumns(entropy, c));
-  }
-
-  /**
-   * Greedy generation: each row stops after {@code eosId} or {@code maxNewTokens} tokens. Returns
-   * the generated tokens of each row (prompt excluded). Runs on the sampler's {@link SlotDecoder},
-   * so finished rows stop costing cache writes while the others go on.
-   */
-  public List<int[]> generateGreedy(List<int[]> prompts, int maxNewTokens, int eosId) {
-    return generateGreedy(prompts, maxNewTokens, eosId, DType.F32);
-  }
-
-  /** As above, decoding in {@code decode} (f32, or bf16 with a bf16 KV cache). */
-  public List<int[]> generateGreedy(
-      List<int[]> prompts, int maxNewTokens, int eosId, DType decode) {
-    if (prompts.isEmpty() || maxNewTokens < 1) {
-      throw new IllegalArgumentException("need prompts and maxNewTokens >= 1");
-    }
-    int rows = prompts.size();
-    int[] pos = new int[rows];
-    for (int r = 0; r < rows; r++) {
-      pos[r] = prompts.get(r).length;
-      if (pos[r] == 0) {
-        throw new IllegalArgumentException("prompt " + r + " is empty");
-      }
-    }
-    int longest = Arrays.stream(pos).max().orElseThrow();
-    List<int[]> out = new ArrayList<>();
-    try (SlotDecoder decoder = SlotDecoder.open(this, rows, longest + maxNewTokens - 1, decode)) {
-      Tensor.F32 logits = decoder.prefill(prompts);
-      int[][] got = new int[rows][maxNewTokens];
-      int[] count = new int[rows];
-      boolean[] active = new boolean[rows];
-      Arrays.fill(active, true);
-      int v = config.vocabSize();
-      int[] next = new int[rows];
-      while (true) {
-        boolean any = false;
-        for (int r = 0; r < rows; r++) {
-          if (active[r]) {
-            next[r] = argmax(logits.data(), r * v, v);
-            got[r][count[r]++] = next[r];
-            active[r] = next[r] != eosId && count[r] < maxNewTokens;
-            any |= active[r];
-          }
-        }
-        if (!any) {
-          break;
-        }
-        logits = decoder.step(next, pos, active);
-        for (int r = 0; r < rows; r++) {
-          pos[r] += active[r] ? 1 : 0;
-        }
-      }
-      for (int r = 0; r < rows; r++) {
-        out.add(Arrays.copyOf(got[r], count[r]));
-      }
-    }
-    return out;
-  }
-
-  /** Index of the largest of {@code x[from .. from + n)}; the first on ties. */
-  static int argmax(float[] x, int from, int n) {
-    int best = 0;
-    for (int i = 1; i < n; i++) {
-      if (x[from + i] > x[from + best]) {
-        best = i;
-      }
-    }
-    return best;
   }
 
   /**
@@ -339,49 +255,12 @@ public final class PolicyModel implements AutoCloseable {
   // ------------------------------------------------------------ package API
 
   /**
-   * The program compiled for {@code key}, compiled now if absent. The cache is bounded ({@link
+   * The program {@code spec} names, compiled now if absent. The cache is bounded ({@link
    * ProgramLru}): fetch the executable again for each run rather than keeping it across calls that
    * may compile others.
    */
-  Executable executable(String key, Supplier<Program> build) {
-    return executable(key, build, p -> Donation.none(), List.of());
-  }
-
-  /** As above; on a mesh, output i lies as the value named {@code outputNames.get(i)}. */
-  Executable executable(String key, Supplier<Program> build, List<String> outputNames) {
-    return executable(key, build, p -> Donation.none(), outputNames);
-  }
-
-  /**
-   * As above, compiled with the {@link Donation} that {@code donation} derives from the program.
-   */
-  Executable executable(String key, Supplier<Program> build, Function<Program, Donation> donation) {
-    return executable(key, build, donation, List.of());
-  }
-
-  /**
-   * As above with output names for the mesh layout ({@link ShardPlan#program}): on a mesh each
-   * program is compiled with the plan's layout, under a key that names the mesh.
-   */
-  Executable executable(
-      String key,
-      Supplier<Program> build,
-      Function<Program, Donation> donation,
-      List<String> outputNames) {
-    return executable(key, build, donation, outputNames, Map.of());
-  }
-
-  /**
-   * As above; on a mesh a parameter {@code p} lies as the value {@code parameterRoles.get(p)} (see
-   * {@link ShardPlan#program(Program, List, Map)}).
-   */
-  Executable executable(
-      String key,
-      Supplier<Program> build,
-      Function<Program, Donation> donation,
-      List<String> outputNames,
-      Map<String, String> parameterRoles) {
-    return placement.executable(key, build, donation, outputNames, parameterRoles);
+  Executable executable(ProgramSpec spec) {
+    return placement.executable(spec);
   }
 
   /**
@@ -417,25 +296,16 @@ public final class PolicyModel implements AutoCloseable {
    * closes the per-call uploads.
    */
   List<DeviceBuffer> run(Executable exe, Map<String, DeviceBuffer> perCall) {
-    Map<String, DeviceBuffer> named = new HashMap<>(weights);
-    named.putAll(adapters);
-    named.putAll(rope);
-    named.putAll(perCall);
     try {
-      return exe.run(Bindings.bind(exe.program(), named));
+      return runKeeping(exe, perCall, DType.F32);
     } finally {
       perCall.values().forEach(DeviceBuffer::close);
     }
   }
 
-  /** Runs with caller-owned buffers that are not closed. */
-  List<DeviceBuffer> runKeeping(Executable exe, Map<String, DeviceBuffer> perCall) {
-    return runKeeping(exe, perCall, DType.F32);
-  }
-
   /**
-   * Runs a decoding program whose weight parameters are of {@code weightType} (the bf16 copy for
-   * bf16 decoding) with caller-owned buffers that are not closed.
+   * Runs {@code exe} with caller-owned {@code perCall} buffers, which stay open; its weight
+   * parameters are of {@code weightType} (the bf16 copy for bf16 decoding).
    */
   List<DeviceBuffer> runKeeping(
       Executable exe, Map<String, DeviceBuffer> perCall, DType weightType) {
@@ -459,9 +329,10 @@ public final class PolicyModel implements AutoCloseable {
     if (bf16Weights.isEmpty()) {
       Executable cast =
           executable(
-              "cast_weights" + ModelPrograms.suffix(dtype),
-              () -> ModelPrograms.castWeights(config, dtype),
-              weightNames());
+              ProgramSpec.of(
+                      "cast_weights" + ModelPrograms.suffix(dtype),
+                      () -> ModelPrograms.castWeights(config, dtype))
+                  .outputs(weightNames()));
       List<DeviceBuffer> out = cast.run(Bindings.bind(cast.program(), weights));
       List<WeightSpec> layout = WeightSpec.layout(config); // the cast's output order
       for (int i = 0; i < out.size(); i++) {

@@ -2,7 +2,6 @@ package dev.javelin.backend.runtime;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.Donation;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
@@ -25,9 +24,7 @@ import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.spmd.ShardPlan;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,56 +77,50 @@ public final class PolicyOptimizer implements AutoCloseable {
   }
 
   private final PolicyModel model;
-  private final AdamWConfig config;
-  private final LrSchedule schedule;
   private final Remat remat;
   private final DType compute;
   private final long dropoutSeed;
   private final double routerAuxLossCoef;
   private final boolean routed; // a Mixture-of-Experts model, whose programs give the aux loss
-  private final Map<String, DeviceBuffer> moments = new LinkedHashMap<>();
+  private final AdamWState state;
   // Split programs per shape bucket, bounded like the model's compiled programs.
   private final Map<String, VjpPrograms> splits = ProgramLru.map(ProgramLru.MAX_PROGRAMS, s -> {});
-  private long applied;
 
   /**
-   * An optimizer whose train steps keep what {@link #defaultRemat} says for the backward pass:
-   * {@link Remat#ELEMENTWISE}, or {@link Remat#BLOCKS} under {@code -Djavelin.remat=blocks}.
+   * How train steps run beyond AdamW.
+   *
+   * @param remat what the backward pass keeps: {@link Remat#BLOCKS} recomputes each decoder block
+   *     (gradient checkpointing), so a step keeps one (B, T, D) hidden state per layer instead of
+   *     every layer's intermediates; see {@link TrainMemory}
+   * @param dropoutSeed seeds the adapters' dropout masks ({@link LoraDropout}) when the model's
+   *     LoRA config has a dropout
+   * @param routerAuxLossCoef &gt; 0 adds that multiple of a Mixture-of-Experts model's
+   *     load-balancing loss (the mean over a step's micro-batches) to the loss {@link #step}
+   *     differentiates; at 0 the loss is reported and adds nothing
    */
+  public record Options(Remat remat, long dropoutSeed, double routerAuxLossCoef) {
+    /** {@link #defaultRemat}, no dropout seed, no load-balancing loss added. */
+    public static Options defaults() {
+      return new Options(defaultRemat(), 0, 0);
+    }
+
+    /** The defaults with {@code remat}. */
+    public static Options remat(Remat remat) {
+      return new Options(remat, 0, 0);
+    }
+  }
+
+  /** An optimizer with {@link Options#defaults()}. */
   public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule) {
-    this(model, config, schedule, defaultRemat());
+    this(model, config, schedule, Options.defaults());
   }
 
-  /**
-   * As above with an explicit rematerialisation policy: {@link Remat#BLOCKS} recomputes each
-   * decoder block in the backward pass (gradient checkpointing), so a step keeps one (B, T, D)
-   * hidden state per layer instead of every layer's intermediates; see {@link TrainMemory}.
-   */
-  public PolicyOptimizer(PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat) {
-    this(model, config, schedule, remat, 0);
-  }
-
-  /**
-   * As above; {@code dropoutSeed} seeds the adapters' dropout masks ({@link LoraDropout}) when the
-   * model's LoRA config has a dropout.
-   */
+  /** An optimizer whose steps run as {@code options} say. */
   public PolicyOptimizer(
-      PolicyModel model, AdamWConfig config, LrSchedule schedule, Remat remat, long dropoutSeed) {
-    this(model, config, schedule, remat, dropoutSeed, 0);
-  }
-
-  /**
-   * As above; {@code routerAuxLossCoef} > 0 adds that multiple of a Mixture-of-Experts model's
-   * load-balancing loss (the mean over a step's micro-batches) to the loss {@link #step}
-   * differentiates, while at 0 the loss is reported and adds nothing.
-   */
-  public PolicyOptimizer(
-      PolicyModel model,
-      AdamWConfig config,
-      LrSchedule schedule,
-      Remat remat,
-      long dropoutSeed,
-      double routerAuxLossCoef) {
+      PolicyModel model, AdamWConfig config, LrSchedule schedule, Options options) {
+    Remat remat = options.remat();
+    long dropoutSeed = options.dropoutSeed();
+    double routerAuxLossCoef = options.routerAuxLossCoef();
     if (!(routerAuxLossCoef >= 0) || !Double.isFinite(routerAuxLossCoef)) {
       throw new IllegalArgumentException(
           "router_aux_loss_coef must be a finite number >= 0, got " + routerAuxLossCoef);
@@ -141,20 +132,10 @@ public final class PolicyOptimizer implements AutoCloseable {
             .anyMatch(i -> c.architecture().feedForward(i) instanceof MoeFeedForward);
     this.model = model;
     this.dropoutSeed = dropoutSeed;
-    this.config = config;
-    this.schedule = schedule;
     this.remat = remat;
     // The model's compute type, so the step's log-probs are the ones the model reports.
     this.compute = model.computeDType();
-    // Only what trains has moments: the adapters under LoRA, every weight otherwise.
-    for (Map.Entry<String, Shape> e : model.trainableShapes().entrySet()) {
-      for (String m :
-          List.of(
-              OptimizerPrograms.firstMoment(e.getKey()),
-              OptimizerPrograms.secondMoment(e.getKey()))) {
-        moments.put(m, model.upload(m, Tensor.F32.zeros(e.getValue())));
-      }
-    }
+    this.state = new AdamWState(model, config, schedule);
   }
 
   /** Names the compiled programs of a mixed-precision optimizer apart from the f32 ones. */
@@ -180,7 +161,33 @@ public final class PolicyOptimizer implements AutoCloseable {
 
   /** Updates applied so far. */
   public long stepCount() {
-    return applied;
+    return state.applied();
+  }
+
+  /**
+   * The device buffers holding m and v (a read-only view, by program name); a step may overwrite or
+   * replace them.
+   */
+  public Map<String, DeviceBuffer> momentsOnDevice() {
+    return state.momentsOnDevice();
+  }
+
+  /**
+   * Bytes m and v occupy on the chip at mesh position {@code position} (see {@link
+   * PolicyModel#residentBytes}).
+   */
+  public long residentBytes(int position) {
+    return state.residentBytes(position);
+  }
+
+  /** m and v of every weight, by their program names ({@code m.<name>}, {@code v.<name>}). */
+  public Map<String, Tensor> optimizerState() {
+    return state.optimizerState();
+  }
+
+  /** Restores moments saved by {@link #optimizerState} and the applied-update count. */
+  public void restore(Map<String, Tensor> saved, long appliedSteps) {
+    state.restore(saved, appliedSteps);
   }
 
   /**
@@ -202,9 +209,9 @@ public final class PolicyOptimizer implements AutoCloseable {
       MicroResult r = microStep(microBatches.get(i), i, temperature, loss, auxCotangent);
       total += r.loss() + auxCotangent * (Double.isNaN(r.auxLoss()) ? 0 : r.auxLoss());
       auxSum += r.auxLoss();
-      acc = acc == null ? r.grads() : accumulate(acc, r.grads());
+      acc = acc == null ? r.grads() : state.accumulate(acc, r.grads());
     }
-    StepResult s = update(acc, total);
+    StepResult s = state.update(acc, total);
     return new StepResult(
         s.loss(), s.gradNorm(), s.applied(), s.lr(), s.step(), auxSum / microBatches.size());
   }
@@ -226,7 +233,7 @@ public final class PolicyOptimizer implements AutoCloseable {
             + (lora.enabled() ? "_lora" : "")
             + (lora.drops() ? "_drop" : "")
             + computeSuffix();
-    List<String> trainable = trainableNames();
+    List<String> trainable = state.trainableNames();
     VjpPrograms split =
         splits.computeIfAbsent(
             key,
@@ -237,17 +244,15 @@ public final class PolicyOptimizer implements AutoCloseable {
                     entropy,
                     aux,
                     splitRemat()));
-    Executable fwd = model.executable("lp_vjp_fwd_" + key, split::forward);
+    Executable fwd = model.executable(ProgramSpec.of("lp_vjp_fwd_" + key, split::forward));
     Executable bwd =
         model.executable(
-            "lp_vjp_bwd_" + key,
-            split::backward,
-            p -> Donation.none(),
-            trainable.stream().map(OptimizerPrograms::grad).toList(),
-            residualRoles(split));
+            ProgramSpec.of("lp_vjp_bwd_" + key, split::backward)
+                .outputs(trainable.stream().map(OptimizerPrograms::grad).toList())
+                .roles(residualRoles(split)));
     Map<String, DeviceBuffer> in = model.uploads(at, temperature);
     if (lora.drops()) {
-      LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, applied, i)
+      LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, state.applied(), i)
           .forEach((k, v) -> in.put(k, model.upload(k, v)));
     }
     Map<String, DeviceBuffer> named = model.modelBuffers();
@@ -287,63 +292,28 @@ public final class PolicyOptimizer implements AutoCloseable {
     List<String> names = model.weightNames();
     Executable exe =
         model.executable(
-            "train_" + loss.name() + "_b" + b + "_t" + tb + "_" + remat + computeSuffix(),
-            () -> TrainPrograms.fused(c, b, tb, c.maxPositions(), loss, config, remat, compute),
-            p -> TrainPrograms.fusedInPlace(p, names),
-            ShardPlan.after(3, ShardPlan.updateNames(names)));
+            ProgramSpec.of(
+                    "train_" + loss.name() + "_b" + b + "_t" + tb + "_" + remat + computeSuffix(),
+                    () ->
+                        TrainPrograms.fused(
+                            c, b, tb, c.maxPositions(), loss, state.config(), remat, compute))
+                .donating(p -> TrainPrograms.fusedInPlace(p, names))
+                .outputs(ShardPlan.after(3, ShardPlan.updateNames(names))));
     Map<String, DeviceBuffer> in = model.tokenInputs(padded, temperature);
     lossInputs.forEach((k, v) -> in.put(k, model.upload(k, v)));
-    double lr = schedule.lr(applied);
+    double lr = state.nextLr();
     in.put(OptimizerPrograms.LR, model.upload(OptimizerPrograms.LR, Tensor.scalar((float) lr)));
     in.put(
         OptimizerPrograms.STEP,
-        model.upload(OptimizerPrograms.STEP, Tensor.scalar((float) (applied + 1))));
+        model.upload(OptimizerPrograms.STEP, Tensor.scalar((float) (state.applied() + 1))));
     Map<String, DeviceBuffer> all = new HashMap<>(in);
-    all.putAll(moments);
-    List<DeviceBuffer> out = model.runKeeping(exe, all);
+    all.putAll(state.momentsOnDevice());
+    List<DeviceBuffer> out = model.runKeeping(exe, all, DType.F32);
     in.values().forEach(DeviceBuffer::close);
-    StepResult r = absorbUpdate(out.subList(1, out.size()), Double.NaN, lr);
+    StepResult r = state.absorbUpdate(out.subList(1, out.size()), Double.NaN, lr);
     double lossValue = out.get(0).toHost().getDouble(0);
     out.get(0).close();
     return new StepResult(lossValue, r.gradNorm(), r.applied(), r.lr(), r.step());
-  }
-
-  /**
-   * The device buffers holding m and v (a read-only view, by program name); a step may overwrite or
-   * replace them.
-   */
-  public Map<String, DeviceBuffer> momentsOnDevice() {
-    return Collections.unmodifiableMap(moments);
-  }
-
-  /**
-   * Bytes m and v occupy on the chip at mesh position {@code position} (see {@link
-   * PolicyModel#residentBytes}).
-   */
-  public long residentBytes(int position) {
-    return ResidentBytes.of(moments.values(), position);
-  }
-
-  /** m and v of every weight, by their program names ({@code m.<name>}, {@code v.<name>}). */
-  public Map<String, Tensor> optimizerState() {
-    Map<String, Tensor> out = new LinkedHashMap<>();
-    moments.forEach((k, b) -> out.put(k, b.toHost()));
-    return out;
-  }
-
-  /** Restores moments saved by {@link #optimizerState} and the applied-update count. */
-  public void restore(Map<String, Tensor> state, long appliedSteps) {
-    for (String k : moments.keySet()) {
-      Tensor t = state.get(k);
-      if (t == null || !t.shape().equals(moments.get(k).shape())) {
-        throw new IllegalArgumentException(
-            "optimizer state lacks '" + k + "' of " + moments.get(k).shape());
-      }
-    }
-    for (String k : new ArrayList<>(moments.keySet())) {
-      moments.put(k, replace(moments.get(k), model.upload(k, state.get(k))));
-    }
-    this.applied = appliedSteps;
   }
 
   /**
@@ -413,93 +383,8 @@ public final class PolicyOptimizer implements AutoCloseable {
     return dys;
   }
 
-  private List<DeviceBuffer> accumulate(List<DeviceBuffer> acc, List<DeviceBuffer> grads) {
-    Map<String, Shape> shapes = model.trainableShapes();
-    List<String> names = trainableNames();
-    Executable exe =
-        model.executable(
-            "accumulate" + trainedSuffix(),
-            () -> OptimizerPrograms.accumulate(shapes),
-            p -> OptimizerPrograms.inPlaceAccumulate(p, names),
-            names.stream().map(OptimizerPrograms::accumulator).toList());
-    List<DeviceBuffer> args = new ArrayList<>(acc);
-    args.addAll(grads);
-    List<DeviceBuffer> sum = exe.run(args);
-    args.forEach(DeviceBuffer::close);
-    return sum;
-  }
-
-  private StepResult update(List<DeviceBuffer> grads, double loss) {
-    Map<String, Shape> shapes = model.trainableShapes();
-    List<String> names = trainableNames();
-    Executable exe =
-        model.executable(
-            "adamw" + trainedSuffix(),
-            () -> OptimizerPrograms.adamW(shapes, config),
-            p -> OptimizerPrograms.inPlaceUpdate(p, names, 2),
-            ShardPlan.after(2, ShardPlan.updateNames(names)));
-    double lr = schedule.lr(applied);
-    Map<String, DeviceBuffer> named = model.modelBuffers();
-    named.putAll(moments);
-    for (int i = 0; i < names.size(); i++) {
-      named.put(OptimizerPrograms.grad(names.get(i)), grads.get(i));
-    }
-    DeviceBuffer lrBuf = model.upload(OptimizerPrograms.LR, Tensor.scalar((float) lr));
-    DeviceBuffer stepBuf =
-        model.upload(OptimizerPrograms.STEP, Tensor.scalar((float) (applied + 1)));
-    named.put(OptimizerPrograms.LR, lrBuf);
-    named.put(OptimizerPrograms.STEP, stepBuf);
-    List<DeviceBuffer> out = exe.run(Bindings.bind(exe.program(), named));
-    grads.forEach(DeviceBuffer::close);
-    lrBuf.close();
-    stepBuf.close();
-    return absorbUpdate(out, loss, lr);
-  }
-
-  /**
-   * Takes [norm, applied, weights..., m..., v...], swapping in the new buffers first: the run has
-   * consumed the old ones where the device donates them.
-   */
-  private StepResult absorbUpdate(List<DeviceBuffer> out, double loss, double lr) {
-    List<String> names = trainableNames();
-    int n = names.size();
-    for (int i = 0; i < n; i++) {
-      String w = names.get(i);
-      model.replaceTrainable(w, out.get(2 + i));
-      String m = OptimizerPrograms.firstMoment(w);
-      String v = OptimizerPrograms.secondMoment(w);
-      moments.put(m, replace(moments.get(m), out.get(2 + n + i)));
-      moments.put(v, replace(moments.get(v), out.get(2 + 2 * n + i)));
-    }
-    double norm = out.get(0).toHost().getDouble(0);
-    boolean ok = out.get(1).toHost().getDouble(0) > 0.5;
-    out.get(0).close();
-    out.get(1).close();
-    if (ok) {
-      applied++;
-    }
-    return new StepResult(loss, norm, ok, lr, applied);
-  }
-
-  /** Keeps the update programs of adapters and of full weights apart in the model's cache. */
-  private String trainedSuffix() {
-    return model.lora().enabled() ? "_lora" : "";
-  }
-
-  private List<String> trainableNames() {
-    return new ArrayList<>(model.trainableShapes().keySet());
-  }
-
-  private static DeviceBuffer replace(DeviceBuffer old, DeviceBuffer fresh) {
-    if (old != null && old != fresh) {
-      old.close();
-    }
-    return fresh;
-  }
-
   @Override
   public void close() {
-    moments.values().forEach(DeviceBuffer::close);
-    moments.clear();
+    state.close();
   }
 }

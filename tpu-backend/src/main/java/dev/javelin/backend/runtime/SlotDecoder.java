@@ -134,17 +134,17 @@ public final class SlotDecoder implements AutoCloseable {
       throw new IllegalArgumentException("need " + rows + " prompts, got " + prompts.size());
     }
     DistinctPrompts d = distinct(prompts);
-    int u = powerOfTwoAtLeast(d.prompts().size());
+    int u = d.paddedSize();
     if (u >= rows) { // nothing to save: prefill every row as given
       Prefilled p = runPrefill(prompts);
       replaceCaches(p.caches());
       return p.logits();
     }
-    Prefilled p = runPrefill(padded(d.prompts(), u));
+    Prefilled p = runPrefill(d.paddedPrompts());
     List<DeviceBuffer> gathered = gatherRows(cacheMap(p.caches()), u, d.rowOf());
     p.caches().forEach(DeviceBuffer::close);
     replaceCaches(gathered);
-    return spread(d, p.logits());
+    return d.spread(p.logits());
   }
 
   /**
@@ -159,25 +159,23 @@ public final class SlotDecoder implements AutoCloseable {
       throw new IllegalArgumentException("need one prompt per target row, got " + prompts.size());
     }
     DistinctPrompts d = distinct(prompts);
-    int[] src = new int[rows]; // merged row r comes from table row src[r]
-    for (int r = 0; r < rows; r++) {
-      src[r] = r;
-    }
-    for (int j = 0; j < n; j++) {
-      if (targets[j] < 0 || targets[j] >= rows || src[targets[j]] != targets[j]) {
-        throw new IllegalArgumentException("target rows must be distinct in [0, " + rows + ")");
-      }
-      src[targets[j]] = rows + d.rowOf()[j];
-    }
-    int bn = powerOfTwoAtLeast(d.prompts().size());
-    Prefilled p = runPrefill(padded(d.prompts(), bn));
+    int[] src = d.mergeSources(targets, rows);
+    int bn = d.paddedSize();
+    Prefilled p = runPrefill(d.paddedPrompts());
     ModelConfig c = model.config();
     int b = rows;
     Executable merge =
         model.executable(
-            "slot_merge_b" + b + "_n" + bn + "_s" + capacity + ModelPrograms.suffix(compute),
-            () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute),
-            ShardPlan.cacheNames(c));
+            ProgramSpec.of(
+                    "slot_merge_b"
+                        + b
+                        + "_n"
+                        + bn
+                        + "_s"
+                        + capacity
+                        + ModelPrograms.suffix(compute),
+                    () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute))
+                .outputs(ShardPlan.cacheNames(c)));
     Map<String, DeviceBuffer> in = cacheInputs();
     for (int i = 0; i < c.layers(); i++) {
       in.put(SlotPrograms.freshKey(i), p.caches().get(2 * i));
@@ -189,37 +187,12 @@ public final class SlotDecoder implements AutoCloseable {
     ids.close();
     p.caches().forEach(DeviceBuffer::close);
     replaceCaches(new ArrayList<>(out));
-    return spread(d, p.logits());
-  }
-
-  /** Logits (n, V) for the requested rows from the distinct prompts' logits (U', V). */
-  private static Tensor.F32 spread(DistinctPrompts d, Tensor.F32 logits) {
-    int v = logits.shape().dim(1);
-    int[] rowOf = d.rowOf();
-    float[] out = new float[rowOf.length * v]; // (n, V)
-    for (int r = 0; r < rowOf.length; r++) {
-      System.arraycopy(logits.data(), rowOf[r] * v, out, r * v, v);
-    }
-    return new Tensor.F32(Shape.of(rowOf.length, v), out);
+    return d.spread(p.logits());
   }
 
   /** Groups equal prompts; every row on its own without sharing. */
   private DistinctPrompts distinct(List<int[]> prompts) {
     return sharePrompts ? DistinctPrompts.of(prompts) : DistinctPrompts.perRow(prompts);
-  }
-
-  private static int powerOfTwoAtLeast(int n) {
-    int h = Integer.highestOneBit(n);
-    return h == n ? n : h << 1;
-  }
-
-  /** {@code prompts} and padding rows up to {@code size}; padding rows are never read back. */
-  private static List<int[]> padded(List<int[]> prompts, int size) {
-    List<int[]> batch = new ArrayList<>(prompts);
-    while (batch.size() < size) {
-      batch.add(new int[] {0});
-    }
-    return batch;
   }
 
   /** Logits (B, V) after each prompt and the fresh caches of a right-padded prefill. */
@@ -238,11 +211,18 @@ public final class SlotDecoder implements AutoCloseable {
     int b = prompts.size();
     Executable prefill =
         model.executable(
-            "prefill_b" + b + "_t" + t + "_s" + capacity + programSuffix(),
-            () ->
-                ModelPrograms.prefill(
-                    c, b, t, capacity, c.maxPositions(), compute, model.lora().withoutDropout()),
-            ShardPlan.after(2, ShardPlan.cacheNames(c)));
+            ProgramSpec.of(
+                    "prefill_b" + b + "_t" + t + "_s" + capacity + programSuffix(),
+                    () ->
+                        ModelPrograms.prefill(
+                            c,
+                            b,
+                            t,
+                            capacity,
+                            c.maxPositions(),
+                            compute,
+                            model.lora().withoutDropout()))
+                .outputs(ShardPlan.after(2, ShardPlan.cacheNames(c))));
     Map<String, DeviceBuffer> in = new HashMap<>();
     in.put(ModelPrograms.INPUT_IDS, model.upload(ModelPrograms.INPUT_IDS, padded.ids()));
     in.put(ModelPrograms.POSITIONS, model.upload(ModelPrograms.POSITIONS, padded.positions()));
@@ -343,9 +323,16 @@ public final class SlotDecoder implements AutoCloseable {
     int to = keep.length;
     Executable gather =
         model.executable(
-            "slot_gather_b" + from + "_to" + to + "_s" + capacity + ModelPrograms.suffix(compute),
-            () -> SlotPrograms.gatherRows(c, from, to, capacity, compute),
-            ShardPlan.cacheNames(c));
+            ProgramSpec.of(
+                    "slot_gather_b"
+                        + from
+                        + "_to"
+                        + to
+                        + "_s"
+                        + capacity
+                        + ModelPrograms.suffix(compute),
+                    () -> SlotPrograms.gatherRows(c, from, to, capacity, compute))
+                .outputs(ShardPlan.cacheNames(c)));
     DeviceBuffer ids = model.upload(SlotPrograms.ROWS, new Tensor.I32(Shape.of(to), keep.clone()));
     in.put(SlotPrograms.ROWS, ids);
     List<DeviceBuffer> out = gather.run(Bindings.bind(gather.program(), in));
@@ -364,11 +351,13 @@ public final class SlotDecoder implements AutoCloseable {
     int s = capacity;
     int b = rows;
     return model.executable(
-        "slot_decode_b" + b + "_s" + s + programSuffix(),
-        () ->
-            SlotPrograms.decode(c, b, s, c.maxPositions(), compute, model.lora().withoutDropout()),
-        p -> SlotPrograms.decodeInPlace(p, c.layers()),
-        ShardPlan.after(1, ShardPlan.cacheNames(c)));
+        ProgramSpec.of(
+                "slot_decode_b" + b + "_s" + s + programSuffix(),
+                () ->
+                    SlotPrograms.decode(
+                        c, b, s, c.maxPositions(), compute, model.lora().withoutDropout()))
+            .donating(p -> SlotPrograms.decodeInPlace(p, c.layers()))
+            .outputs(ShardPlan.after(1, ShardPlan.cacheNames(c))));
   }
 
   /** Keeps programs through adapters apart from plain ones in the model's cache. */

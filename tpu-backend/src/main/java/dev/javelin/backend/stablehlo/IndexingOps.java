@@ -63,38 +63,12 @@ final class IndexingOps {
    */
   static void updateSlots(Node n, Op.UpdateSlots op, FunctionBody f) {
     Node update = n.input(1);
-    Node index = n.input(2);
     int b = n.shape().dim(0);
     int rank = n.shape().rank();
-    String col = Shape.of(b, 1).mlirType(DType.I32);
     String pair = Shape.of(b, 2).mlirType(DType.I32);
-    int[] window = new int[rank - 2];
-    for (int i = 1, w = 0; i < rank; i++) {
-      if (i != op.axis()) {
-        window[w++] = update.shape().dim(i);
-      }
-    }
-    String windows =
-        Shape.of(IntStream.concat(IntStream.of(b), IntStream.of(window)).toArray())
-            .mlirType(n.dtype());
-    String at = f.fresh("at");
-    String rows = f.fresh("rows");
-    String ids = f.fresh("ids");
+    String ids = slotIndices(b, n.input(2), f);
+    String windows = windowsType(n, op.axis());
     String rowsOf = f.fresh("upd");
-    f.line(at + " = stablehlo.reshape " + f.name(index) + " : (" + type(index) + ") -> " + col);
-    f.line(rows + " = stablehlo.iota dim = 0 : " + col);
-    f.line(
-        ids
-            + " = stablehlo.concatenate "
-            + rows
-            + ", "
-            + at
-            + ", dim = 1 : ("
-            + col
-            + ", "
-            + col
-            + ") -> "
-            + pair);
     f.line(
         rowsOf
             + " = stablehlo.reshape "
@@ -133,6 +107,44 @@ final class IndexingOps {
             + windows
             + ") -> "
             + type(n));
+  }
+
+  /** The (B, 2) scatter indices [b, index[b]] of {@code index} (B,). */
+  private static String slotIndices(int b, Node index, FunctionBody f) {
+    String col = Shape.of(b, 1).mlirType(DType.I32);
+    String at = f.fresh("at");
+    String rows = f.fresh("rows");
+    String ids = f.fresh("ids");
+    f.line(at + " = stablehlo.reshape " + f.name(index) + " : (" + type(index) + ") -> " + col);
+    f.line(rows + " = stablehlo.iota dim = 0 : " + col);
+    f.line(
+        ids
+            + " = stablehlo.concatenate "
+            + rows
+            + ", "
+            + at
+            + ", dim = 1 : ("
+            + col
+            + ", "
+            + col
+            + ") -> "
+            + Shape.of(b, 2).mlirType(DType.I32));
+    return ids;
+  }
+
+  /** The type of the update rows as windows: (B, the update's dims but 0 and the axis). */
+  private static String windowsType(Node n, int axis) {
+    Node update = n.input(1);
+    int rank = n.shape().rank();
+    int[] window = new int[rank - 2];
+    for (int i = 1, w = 0; i < rank; i++) {
+      if (i != axis) {
+        window[w++] = update.shape().dim(i);
+      }
+    }
+    return Shape.of(
+            IntStream.concat(IntStream.of(n.shape().dim(0)), IntStream.of(window)).toArray())
+        .mlirType(n.dtype());
   }
 
   /**

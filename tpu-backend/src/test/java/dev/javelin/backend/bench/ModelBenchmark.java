@@ -15,6 +15,7 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.spmd.Mesh;
@@ -165,7 +166,7 @@ public final class ModelBenchmark {
     cpu.resetProfile();
     cpu.setProfiling(true);
     long t0 = System.nanoTime();
-    model.generateGreedy(prompts, a.newTokens(), -1, a.dtype());
+    GreedyDecode.generate(model, prompts, a.newTokens(), -1, a.dtype());
     long wall = System.nanoTime() - t0;
     cpu.setProfiling(false);
     long kernels = cpu.profile().values().stream().mapToLong(Long::longValue).sum();
@@ -190,12 +191,12 @@ public final class ModelBenchmark {
     for (int r = 0; r < a.batch(); r++) {
       prompts.add(rng.ints(a.prompt(), 1, model.config().vocabSize()).toArray());
     }
-    model.generateGreedy(prompts, a.newTokens(), -1, a.dtype()); // compile + warm up
+    GreedyDecode.generate(model, prompts, a.newTokens(), -1, a.dtype()); // compile + warm up
     HeapSampler heap = HeapSampler.start();
     double[] times = new double[a.iters()];
     for (int i = 0; i < a.iters(); i++) {
       long t0 = System.nanoTime();
-      List<int[]> out = model.generateGreedy(prompts, a.newTokens(), -1, a.dtype());
+      List<int[]> out = GreedyDecode.generate(model, prompts, a.newTokens(), -1, a.dtype());
       times[i] = (System.nanoTime() - t0) / 1e9;
       if (out.get(0).length != a.newTokens()) {
         throw new IllegalStateException("generated " + out.get(0).length + " tokens");

@@ -6,6 +6,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.model.HfFixture;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import java.util.List;
 import java.util.stream.Stream;
@@ -53,7 +54,7 @@ class FamilyParityTest {
     }
     try (Device d = Devices.open(device);
         PolicyModel policy = PolicyModel.of(d, fx.checkpoint())) {
-      int[] got = policy.generateGreedy(List.of(ids), want.shape().dim(1), -1).get(0);
+      int[] got = GreedyDecode.generate(policy, List.of(ids), want.shape().dim(1), -1).get(0);
       assertArrayEquals(((Tensor.I32) want).data(), got, name + " greedy on " + device);
     }
   }

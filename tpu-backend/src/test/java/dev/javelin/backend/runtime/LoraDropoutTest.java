@@ -147,7 +147,11 @@ class LoraDropoutTest {
       List<Float> before = boxed(model.logProbs(batch, 1f).logp().data());
       double norm;
       try (PolicyOptimizer opt =
-          new PolicyOptimizer(model, ADAM, new LrSchedule.Constant(0.01), remat, seed)) {
+          new PolicyOptimizer(
+              model,
+              ADAM,
+              new LrSchedule.Constant(0.01),
+              new PolicyOptimizer.Options(remat, seed, 0))) {
         norm = opt.step(List.of(batch), 1f, (m, st) -> MeanNll.of(st)).gradNorm();
       }
       float[] all =

@@ -93,9 +93,9 @@ class LoraTrainingTest {
                     LoraAdapters.merge(LORA, fx.config(), fx.checkpoint().weights(), ad)));
         PolicyModel base = PolicyModel.of(cpu, fx.checkpoint())) {
       unmerged.attachAdapters(LORA, ad);
-      List<int[]> want = merged.generateGreedy(prompts, 12, -1);
-      List<int[]> got = unmerged.generateGreedy(prompts, 12, -1);
-      List<int[]> plain = base.generateGreedy(prompts, 12, -1);
+      List<int[]> want = GreedyDecode.generate(merged, prompts, 12, -1);
+      List<int[]> got = GreedyDecode.generate(unmerged, prompts, 12, -1);
+      List<int[]> plain = GreedyDecode.generate(base, prompts, 12, -1);
       boolean moved = false;
       for (int r = 0; r < prompts.size(); r++) {
         assertArrayEquals(want.get(r), got.get(r), "row " + r);

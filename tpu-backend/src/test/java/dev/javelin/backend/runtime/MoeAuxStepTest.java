@@ -45,9 +45,7 @@ class MoeAuxStepTest {
                 model,
                 PolicyOptimizerTest.INVERTIBLE,
                 new LrSchedule.Constant(PolicyOptimizerTest.LR),
-                PolicyOptimizer.defaultRemat(),
-                0,
-                COEF)) {
+                new PolicyOptimizer.Options(PolicyOptimizer.defaultRemat(), 0, COEF))) {
       PolicyOptimizer.StepResult on = opt.step(List.of(batch(fx)), 1f, zeroLoss());
       assertEquals(want, on.auxLoss(), 1e-5 * want);
       assertEquals(COEF * on.auxLoss(), on.loss(), 1e-6);
@@ -72,9 +70,7 @@ class MoeAuxStepTest {
                 model,
                 PolicyOptimizerTest.INVERTIBLE,
                 new LrSchedule.Constant(PolicyOptimizerTest.LR),
-                PolicyOptimizer.defaultRemat(),
-                0,
-                coef)) {
+                new PolicyOptimizer.Options(PolicyOptimizer.defaultRemat(), 0, coef))) {
       PolicyOptimizer.StepResult r = opt.step(List.of(batch(fx)), 1f, zeroLoss());
       for (WeightSpec s : WeightSpec.layout(fx.config())) {
         assertArrayEquals(

@@ -56,11 +56,11 @@ class PolicyModelTest {
     int steps = 6;
     try (Device ref = Devices.open("ref");
         PolicyModel model = PolicyModel.load(ref, hfDir("llama-tiny"))) {
-      List<int[]> got = model.generateGreedy(prompts, steps, -1);
+      List<int[]> got = GreedyDecode.generate(model, prompts, steps, -1);
       for (int r = 0; r < prompts.size(); r++) {
         assertArrayEquals(naiveGreedy(model, prompts.get(r), steps), got.get(r), "row " + r);
       }
-      List<int[]> stopped = model.generateGreedy(prompts, steps, got.get(1)[2]);
+      List<int[]> stopped = GreedyDecode.generate(model, prompts, steps, got.get(1)[2]);
       assertEquals(3, stopped.get(1).length, "row 1 stops at its eos token");
     }
   }
@@ -105,7 +105,7 @@ class PolicyModelTest {
           (Tensor.F32)
               HfFixture.run(model.device(), ModelPrograms.forward(ck.config(), 1, t, t), in).get(0);
       int v = ck.config().vocabSize();
-      out[s] = PolicyModel.argmax(logits.data(), (t - 1) * v, v);
+      out[s] = GreedyDecode.argmax(logits.data(), (t - 1) * v, v);
       seq.add(out[s]);
     }
     return out;

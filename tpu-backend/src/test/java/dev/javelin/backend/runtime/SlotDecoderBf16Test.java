@@ -65,8 +65,8 @@ class SlotDecoderBf16Test {
     List<int[]> prompts = prompts(c);
     try (Device cpu = Devices.open("cpu");
         PolicyModel model = PolicyModel.of(cpu, ModelCheckpoint.random(c, 0, 0.02))) {
-      List<int[]> f32 = model.generateGreedy(prompts, NEW, -1);
-      List<int[]> bf16 = model.generateGreedy(prompts, NEW, -1, DType.BF16);
+      List<int[]> f32 = GreedyDecode.generate(model, prompts, NEW, -1);
+      List<int[]> bf16 = GreedyDecode.generate(model, prompts, NEW, -1, DType.BF16);
       int same = 0;
       int prefix = 0;
       for (int r = 0; r < ROWS; r++) {
@@ -226,10 +226,10 @@ class SlotDecoderBf16Test {
     try (Device cpu = Devices.open("cpu");
         PolicyModel model = PolicyModel.of(cpu, ModelCheckpoint.random(c, 0, 0.02));
         PolicyModel fresh = PolicyModel.of(cpu, second)) {
-      List<int[]> before = model.generateGreedy(prompts, 8, -1, DType.BF16);
+      List<int[]> before = GreedyDecode.generate(model, prompts, 8, -1, DType.BF16);
       model.loadWeights(second.weights());
-      List<int[]> after = model.generateGreedy(prompts, 8, -1, DType.BF16);
-      List<int[]> want = fresh.generateGreedy(prompts, 8, -1, DType.BF16);
+      List<int[]> after = GreedyDecode.generate(model, prompts, 8, -1, DType.BF16);
+      List<int[]> want = GreedyDecode.generate(fresh, prompts, 8, -1, DType.BF16);
       for (int r = 0; r < ROWS; r++) {
         assertArrayEquals(want.get(r), after.get(r), "row " + r + " decoded stale weights");
       }

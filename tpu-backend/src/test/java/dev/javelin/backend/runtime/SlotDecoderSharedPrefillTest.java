@@ -127,10 +127,11 @@ class SlotDecoderSharedPrefillTest {
   private static boolean compiled(PolicyModel model, String key) {
     try {
       model.executable(
-          key,
-          () -> {
-            throw new NotCompiled();
-          });
+          ProgramSpec.of(
+              key,
+              () -> {
+                throw new NotCompiled();
+              }));
       return true;
     } catch (NotCompiled e) {
       return false;

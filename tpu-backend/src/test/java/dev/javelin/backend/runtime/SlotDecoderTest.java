@@ -109,7 +109,8 @@ class SlotDecoderTest {
     int tb = batch.length();
     Executable exe =
         model.executable(
-            "forward_b1_t" + tb, () -> ModelPrograms.forward(c, 1, tb, c.maxPositions()));
+            ProgramSpec.of(
+                "forward_b1_t" + tb, () -> ModelPrograms.forward(c, 1, tb, c.maxPositions())));
     List<DeviceBuffer> out = model.run(exe, model.tokenInputs(batch, 1f));
     Tensor.F32 logits = (Tensor.F32) out.get(0).toHost();
     out.forEach(DeviceBuffer::close);

@@ -54,7 +54,10 @@ class TrainMemoryBoundTest {
         PolicyModel model = PolicyModel.of(cpu, ModelCheckpoint.random(c, 0, 0.02));
         PolicyOptimizer opt =
             new PolicyOptimizer(
-                model, AdamWConfig.defaults(), new LrSchedule.Constant(1e-4), Remat.BLOCKS)) {
+                model,
+                AdamWConfig.defaults(),
+                new LrSchedule.Constant(1e-4),
+                PolicyOptimizer.Options.remat(Remat.BLOCKS))) {
       TokenBatch batch = batch(c);
       Map<String, Tensor> in = lossInputs();
       double first = Double.NaN;

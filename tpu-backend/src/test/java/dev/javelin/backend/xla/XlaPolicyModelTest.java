@@ -11,6 +11,7 @@ import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.testing.RelError;
@@ -49,8 +50,8 @@ class XlaPolicyModelTest {
       RelError.assertClose("logp", a.logp(), b.logp(), TOL);
       RelError.assertClose("entropy", a.entropy(), b.entropy(), TOL);
       List<int[]> prompts = List.of(new int[] {3, 17, 42}, new int[] {8, 1, 30, 4, 5});
-      List<int[]> x = onCpu.generateGreedy(prompts, 6, -1);
-      List<int[]> y = onXla.generateGreedy(prompts, 6, -1);
+      List<int[]> x = GreedyDecode.generate(onCpu, prompts, 6, -1);
+      List<int[]> y = GreedyDecode.generate(onXla, prompts, 6, -1);
       for (int i = 0; i < x.size(); i++) {
         assertArrayEquals(x.get(i), y.get(i), "greedy continuation of prompt " + i);
       }

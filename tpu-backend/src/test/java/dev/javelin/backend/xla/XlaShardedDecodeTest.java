@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.SlotDecoder;
 import dev.javelin.backend.spmd.Mesh;
@@ -108,8 +109,8 @@ class XlaShardedDecodeTest {
     Mesh mesh = XlaShardedPolicyTest.mesh(xla, spec);
     try (PolicyModel one = PolicyModel.of(xla, checkpoint, DType.F32, null);
         PolicyModel sharded = PolicyModel.of(xla, checkpoint, DType.F32, mesh)) {
-      List<int[]> x = one.generateGreedy(PROMPTS, 12, -1, decode);
-      List<int[]> y = sharded.generateGreedy(PROMPTS, 12, -1, decode);
+      List<int[]> x = GreedyDecode.generate(one, PROMPTS, 12, -1, decode);
+      List<int[]> y = GreedyDecode.generate(sharded, PROMPTS, 12, -1, decode);
       for (int i = 0; i < x.size(); i++) {
         assertArrayEquals(x.get(i), y.get(i), spec + " " + decode + " continuation of prompt " + i);
       }

@@ -162,8 +162,7 @@ class XlaShardedPolicyTest {
                 model,
                 AdamWConfig.defaults(),
                 new LrSchedule.Constant(1e-3),
-                PolicyOptimizer.defaultRemat(),
-                5)) {
+                new PolicyOptimizer.Options(PolicyOptimizer.defaultRemat(), 5, 0))) {
           for (int s = 0; s < 3; s++) {
             o.step(List.of(batch(s)), 1f, XlaTestFixtures::meanNll);
           }

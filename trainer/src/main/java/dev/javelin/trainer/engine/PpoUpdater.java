@@ -107,9 +107,8 @@ public final class PpoUpdater implements Trainer {
             policy,
             config.optimizer(),
             config.schedule(),
-            options.remat(),
-            options.loraSeed(),
-            config.routerAuxLossCoef());
+            new PolicyOptimizer.Options(
+                options.remat(), options.loraSeed(), config.routerAuxLossCoef()));
   }
 
   public TrainerConfig config() {
@@ -275,7 +274,7 @@ public final class PpoUpdater implements Trainer {
       tokens.add(p.tokens());
     }
     StepResult r =
-        optimizer.step(tokens, 1f, (i, stats) -> crossEntropy(packs.get(i), stats, scale));
+        optimizer.step(tokens, 1f, (i, stats) -> SftLoss.cotangents(packs.get(i), stats, scale));
     Map<String, Double> out = new LinkedHashMap<>();
     out.put(MetricNames.SFT_LOSS, r.loss());
     out.put("sft/grad_norm", r.gradNorm());
@@ -284,50 +283,9 @@ public final class PpoUpdater implements Trainer {
     return out;
   }
 
-  /** L = −scale · Σ log π over response tokens; ∂L/∂logπ = −scale there. */
-  private static Cotangents crossEntropy(PackedBatch p, TokenLogProbs stats, double scale) {
-    int w = p.maxResponse();
-    double[] lp = p.responseColumns(stats.logp(), w); // (B, R)
-    double[] d = new double[lp.length];
-    double loss = 0;
-    for (int row = 0; row < p.rows(); row++) {
-      for (int k = 0; k < p.responseLength(row); k++) {
-        loss -= scale * lp[row * w + k];
-        d[row * w + k] = -scale;
-      }
-    }
-    return new Cotangents(loss, p.tokenColumns(d, w), p.tokenColumns(null, w));
-  }
-
   @Override
   public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
-    return snapshotOf(policy, version, type, content);
-  }
-
-  /** What {@link #snapshot(long, WireType, SnapshotContent)} sends for {@code policy}. */
-  public static WeightSnapshot snapshotOf(
-      PolicyModel policy, long version, WireType type, SnapshotContent content) {
-    LoraConfig lora = policy.lora();
-    if (!lora.enabled() || content == SnapshotContent.WEIGHTS) {
-      // Samplers run plain weights: under LoRA the adapters are folded in before each push.
-      return snapshotOf(policy.mergedCheckpoint(), version, type);
-    }
-    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
-    if (content.hasBase()) {
-      policy.checkpoint().ordered().forEach((k, v) -> b.add(k, v.shape().dims(), v.data()));
-    }
-    LoraAdapters.scaledForSync(lora, policy.config(), policy.adapterTensors())
-        .forEach((k, v) -> b.add(k, v.shape().dims(), v.data()));
-    return b.build();
-  }
-
-  /** {@code weights} as the snapshot samplers load: HF names, layout order, in {@code type}. */
-  public static WeightSnapshot snapshotOf(ModelCheckpoint weights, long version, WireType type) {
-    WeightSnapshot.Builder b = WeightSnapshot.builder(version, type);
-    for (Map.Entry<String, Tensor.F32> e : weights.ordered().entrySet()) {
-      b.add(e.getKey(), e.getValue().shape().dims(), e.getValue().data());
-    }
-    return b.build();
+    return PolicySnapshots.of(policy, version, type, content);
   }
 
   @Override

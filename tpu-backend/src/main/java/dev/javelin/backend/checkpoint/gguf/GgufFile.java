@@ -1,12 +1,12 @@
 package dev.javelin.backend.checkpoint.gguf;
 
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.CheckpointChannels;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
@@ -29,25 +29,15 @@ public final class GgufFile implements AutoCloseable {
 
   /** Opens and validates {@code path}; throws {@link GgufException} when it is malformed. */
   public static GgufFile open(Path path) {
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(path, StandardOpenOption.READ);
-    } catch (IOException e) {
-      throw new GgufException(path, "cannot open: " + e.getMessage(), e);
-    }
-    try {
-      long size = ch.size();
-      // The header sits at the start; anything past 2 GiB is tensor data, mapped per tensor.
-      MappedByteBuffer head =
-          ch.map(FileChannel.MapMode.READ_ONLY, 0, Math.min(size, Integer.MAX_VALUE));
-      return new GgufFile(path, ch, GgufHeader.parse(path, head, size));
-    } catch (IOException e) {
-      closeQuietly(ch);
-      throw new GgufException(path, "cannot read: " + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      closeQuietly(ch);
-      throw e;
-    }
+    return CheckpointChannels.open(
+        path,
+        (ch, size) -> {
+          // The header sits at the start; anything past 2 GiB is tensor data, mapped per tensor.
+          MappedByteBuffer head =
+              ch.map(FileChannel.MapMode.READ_ONLY, 0, Math.min(size, Integer.MAX_VALUE));
+          return new GgufFile(path, ch, GgufHeader.parse(path, head, size));
+        },
+        (verb, e) -> new GgufException(path, "cannot " + verb + ": " + e.getMessage(), e));
   }
 
   public Path path() {
@@ -94,16 +84,8 @@ public final class GgufFile implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(FileChannel ch) {
-    try {
-      ch.close();
-    } catch (IOException ignored) {
-      // already failing with a more useful error
-    }
-  }
-
   @Override
   public void close() {
-    closeQuietly(channel);
+    CheckpointChannels.closeQuietly(channel);
   }
 }

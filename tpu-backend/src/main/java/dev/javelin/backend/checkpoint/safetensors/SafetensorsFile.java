@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.checkpoint.CheckpointChannels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -12,7 +13,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,42 +50,35 @@ public final class SafetensorsFile implements AutoCloseable {
 
   /** Opens and validates the header of {@code path}. */
   public static SafetensorsFile open(Path path) {
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(path, StandardOpenOption.READ);
-    } catch (IOException e) {
-      throw new SafetensorsException("cannot open safetensors file " + path + ": " + e, e);
+    return CheckpointChannels.open(
+        path,
+        (ch, size) -> parse(path, ch, size),
+        (verb, e) ->
+            new SafetensorsException("cannot " + verb + " safetensors file " + path + ": " + e, e));
+  }
+
+  private static SafetensorsFile parse(Path path, FileChannel ch, long size) throws IOException {
+    if (size < 8) {
+      throw new SafetensorsException(path + ": file of " + size + " bytes has no header");
     }
-    try {
-      long size = ch.size();
-      if (size < 8) {
-        throw new SafetensorsException(path + ": file of " + size + " bytes has no header");
-      }
-      long headerLen = readFully(ch, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
-      if (headerLen < 2 || headerLen > MAX_HEADER_BYTES || headerLen > size - 8) {
-        throw new SafetensorsException(
-            path + ": header length " + headerLen + " is out of range for a file of " + size);
-      }
-      ByteBuffer hb = readFully(ch, 8, (int) headerLen);
-      byte[] headerBytes = new byte[(int) headerLen];
-      hb.get(headerBytes);
-      String header = new String(headerBytes, StandardCharsets.UTF_8);
-      long dataLen = size - 8 - headerLen;
-      Map<String, String> meta = new LinkedHashMap<>();
-      Map<String, TensorInfo> infos = parseHeader(path, header, dataLen, meta);
-      return new SafetensorsFile(
-          path,
-          ch,
-          8 + headerLen,
-          Collections.unmodifiableMap(infos),
-          Collections.unmodifiableMap(meta));
-    } catch (RuntimeException e) {
-      closeQuietly(ch);
-      throw e;
-    } catch (IOException e) {
-      closeQuietly(ch);
-      throw new SafetensorsException("cannot read " + path + ": " + e, e);
+    long headerLen = readFully(ch, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    if (headerLen < 2 || headerLen > MAX_HEADER_BYTES || headerLen > size - 8) {
+      throw new SafetensorsException(
+          path + ": header length " + headerLen + " is out of range for a file of " + size);
     }
+    ByteBuffer hb = readFully(ch, 8, (int) headerLen);
+    byte[] headerBytes = new byte[(int) headerLen];
+    hb.get(headerBytes);
+    String header = new String(headerBytes, StandardCharsets.UTF_8);
+    long dataLen = size - 8 - headerLen;
+    Map<String, String> meta = new LinkedHashMap<>();
+    Map<String, TensorInfo> infos = parseHeader(path, header, dataLen, meta);
+    return new SafetensorsFile(
+        path,
+        ch,
+        8 + headerLen,
+        Collections.unmodifiableMap(infos),
+        Collections.unmodifiableMap(meta));
   }
 
   private static Map<String, TensorInfo> parseHeader(
@@ -234,14 +227,6 @@ public final class SafetensorsFile implements AutoCloseable {
     }
     buf.flip();
     return buf;
-  }
-
-  private static void closeQuietly(FileChannel ch) {
-    try {
-      ch.close();
-    } catch (IOException ignored) {
-      // already failing with a better message
-    }
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.Gemma3Family;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.SlotDecoder;
 import dev.javelin.backend.testing.Gemma3Real;
@@ -113,7 +114,7 @@ class Gemma3ParityTest {
         want.add(ints(g.get("continuation")));
       }
       long t0 = System.nanoTime();
-      List<int[]> got = policy.generateGreedy(prompts, 64, -1);
+      List<int[]> got = GreedyDecode.generate(policy, prompts, 64, -1);
       System.out.printf("Gemma 3 270M greedy 8x64: %.2f s%n", (System.nanoTime() - t0) / 1e9);
       for (int i = 0; i < want.size(); i++) {
         assertArrayEquals(want.get(i), got.get(i), "greedy continuation of GSM8K prompt " + i);
