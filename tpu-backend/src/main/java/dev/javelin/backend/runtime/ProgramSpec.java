@@ -2,6 +2,9 @@ package dev.javelin.backend.runtime;
 
 import dev.javelin.backend.Donation;
 import dev.javelin.backend.graph.Program;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,8 +33,9 @@ record ProgramSpec(
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(build, "build");
     Objects.requireNonNull(donation, "donation");
-    outputNames = List.copyOf(outputNames);
-    parameterRoles = Map.copyOf(parameterRoles);
+    // null entries are meaningful (a value with no layout of its own), so no List/Map.copyOf
+    outputNames = Collections.unmodifiableList(new ArrayList<>(outputNames));
+    parameterRoles = Collections.unmodifiableMap(new HashMap<>(parameterRoles));
   }
 
   /** A program that donates nothing, laid out on a mesh by its parameter names alone. */
