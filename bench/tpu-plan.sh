@@ -16,6 +16,13 @@
 #                  on 4, 1 sampler x tp=4)
 #   gemma3-4b-v6e  Gemma-3-4B text shape, scanned (sliding-window and global blocks in one loop),
 #                  8 x 1024, trainer fsdp=4 and 1 sampler x tp=4 on v6e-8
+#   qwen3-30b-a3b-v5p  Qwen3-30B-A3B shape (48 Mixture-of-Experts blocks, 128 experts, top 8),
+#                  scanned, 8 x 1024 bf16, trainer fsdp=8 on v5p-32 (8 of its 16 chips: 16 bytes
+#                  of weights, gradients and AdamW moments per parameter over 8 chips), 1 sampler
+#                  x tp=4 (its 4 key/value heads) on 4 more (tensor parallelism leaves experts
+#                  whole: v6e's 32 GiB chips cannot hold a sampler's copy of them), 32 rows
+#                  per sampler (every expert runs on every token: a 256-row prefill needs 178 GB
+#                  of temporaries)
 # Every program compiles over the topology's first chips; a tp=4 sampler on v6e-16 failed in libtpu
 # (device id 4 outside the replica group, docs/PERFORMANCE.md), hence tp=8 there.
 # Needs .venv with libtpu (tools/setup/venv.sh tools/requirements/libtpu.txt) and a build.
@@ -40,6 +47,7 @@ qwen=bench/models/qwen2.5-0.5b
 llama=bench/models/llama-3-8b
 qwen3=bench/models/qwen3-8b
 gemma3=bench/models/gemma-3-4b
+qwen3moe=bench/models/qwen3-30b-a3b
 layers=unrolled # -Djavelin.layers of the plan JVM; the real-size rows of deep models scan
 
 plan() { # plan <topology> <key=value ...>
@@ -118,9 +126,17 @@ for row in "${rows[@]}"; do
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
         data.max_prompt_length=512 data.max_response_length=512
       ;;
+    qwen3-30b-a3b-v5p)
+      layers=scanned plan v5p-32 actor_rollout_ref.model.path=$qwen3moe \
+        trainer.n_gpus_per_node=8 trainer.samplers=1 \
+        actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
+        actor_rollout_ref.rollout.max_num_seqs=32 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
+        data.max_prompt_length=512 data.max_response_length=512
+      ;;
     *)
       echo "tpu-plan.sh: unknown row '$row' (qwen-v5e llama-v6e llama-v5p logprobs16k depth" \
-        "qwen3-8b-v6e qwen3-8b-v5p qwen3-8b-v5e gemma3-4b-v6e)" >&2
+        "qwen3-8b-v6e qwen3-8b-v5p qwen3-8b-v5e gemma3-4b-v6e qwen3-30b-a3b-v5p)" >&2
       exit 2
       ;;
   esac

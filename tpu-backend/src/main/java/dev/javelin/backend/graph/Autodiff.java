@@ -2,8 +2,10 @@ package dev.javelin.backend.graph;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -73,6 +75,7 @@ public final class Autodiff {
         ct.add(y, dy);
       }
     }
+    Map<List<Object>, Node[]> loops = loopResults(order);
     for (int k = order.size() - 1; k >= 0; k--) {
       Node n = order.get(k);
       Node dn = ct.get(n);
@@ -83,7 +86,16 @@ public final class Autodiff {
       for (int i = 0; i < need.length; i++) {
         need[i] = active.contains(n.input(i));
       }
-      Node[] contributions = VjpRules.apply(g, n, dn, need);
+      Node[] contributions;
+      if (n.op() instanceof Op.LoopResult r) {
+        Node[] results = loops.remove(loopKey(r, n));
+        if (results == null) {
+          continue; // its loop's backward already ran, for a later result
+        }
+        contributions = loopVjp(g, r.loop(), n.inputs(), results, ct, need);
+      } else {
+        contributions = VjpRules.apply(g, n, dn, need);
+      }
       for (int i = 0; i < need.length; i++) {
         if (need[i] && contributions[i] != null) {
           ct.add(n.input(i), contributions[i]);
@@ -96,6 +108,45 @@ public final class Autodiff {
       grads.add(dw != null ? dw : g.full(w, 0));
     }
     return Rematerializer.apply(g, withLoopSiblings(g, order), grads, remat);
+  }
+
+  /**
+   * The results of each loop among {@code order}, by loop and operands. A loop's results have
+   * consecutive ids and no node between them reads one, so when the walk back meets the last of
+   * them every result's cotangent is complete: its backward runs once, for all of them.
+   */
+  private static Map<List<Object>, Node[]> loopResults(List<Node> order) {
+    Map<List<Object>, Node[]> out = new HashMap<>();
+    for (Node n : order) {
+      if (n.op() instanceof Op.LoopResult r) {
+        out.computeIfAbsent(loopKey(r, n), key -> new Node[r.loop().results()])[r.index()] = n;
+      }
+    }
+    return out;
+  }
+
+  private static List<Object> loopKey(Op.LoopResult r, Node n) {
+    List<Object> key = new ArrayList<>();
+    key.add(r.loop());
+    key.addAll(n.inputs());
+    return key;
+  }
+
+  private static Node[] loopVjp(
+      GraphBuilder g,
+      Loop loop,
+      List<Node> operands,
+      Node[] results,
+      Cotangents ct,
+      boolean[] need) {
+    Node[] dys = new Node[results.length];
+    for (int i = 0; i < results.length; i++) {
+      boolean live = results[i] != null && !results[i].gradientStopped();
+      dys[i] = live ? ct.get(results[i]) : null;
+    }
+    Node[] out = new Node[operands.size()];
+    LoopVjp.apply(g, loop, operands, dys, need, out);
+    return out;
   }
 
   /**

@@ -9,34 +9,46 @@ import java.util.List;
  * one loop, run in the other direction: iteration t recomputes the body's forward from the saved
  * input carry h_t and slice t of the stacked inputs (per-iteration recomputation, as a scanned
  * {@code jax.checkpoint}), pulls the carry's cotangent back through it, and writes slice t of each
- * stacked input's gradient; gradients of invariants are summed in extra carries.
+ * stacked input's gradient; gradients of invariants are summed in extra carries. The cotangents of
+ * the scan's per-iteration outputs enter as further stacked inputs, slice t pulled back with the
+ * carry's in iteration t.
  */
 final class LoopVjp {
   private LoopVjp() {}
 
-  /** Contributions to the loop's operands from the cotangent {@code dy} of result {@code y}. */
-  static void apply(GraphBuilder g, Node y, Node dy, boolean[] need, Node[] out) {
-    Op.LoopResult r = (Op.LoopResult) y.op();
-    Loop loop = r.loop();
-    if (!Scan.isScan(loop) || r.index() != 0) {
+  /**
+   * Contributions to the loop's operands from the cotangents {@code dys} of its results (null where
+   * a result takes none): the final carry's and the per-iteration outputs', all in one backward
+   * loop.
+   */
+  static void apply(
+      GraphBuilder g, Loop loop, List<Node> operands, Node[] dys, boolean[] need, Node[] out) {
+    if (!Scan.isScan(loop) || dys[1] != null) {
       throw new UnsupportedOperationException(
-          "gradients flow only into the final carry of a scan, not result "
-              + r.index()
-              + " of "
+          "gradients flow only into the final carry and the outputs of a scan, not into the saved"
+              + " carries or another loop: "
               + loop);
     }
-    List<Node> operands = y.inputs();
     int sliced = loop.sliced();
     List<Integer> xs = needed(need, 1, 1 + sliced);
     List<Integer> inv = needed(need, 1 + sliced, need.length);
-    Program body = backwardBody(loop, xs, inv);
+    List<Integer> ys = new ArrayList<>();
+    for (int r = 2; r < dys.length; r++) {
+      if (dys[r] != null) {
+        ys.add(r);
+      }
+    }
+    Program body = backwardBody(loop, xs, inv, ys);
+    Node init = operands.get(0);
     List<Node> ops = new ArrayList<>();
-    ops.add(dy);
+    ops.add(dys[0] != null ? dys[0] : g.full(init, 0));
     for (int k : inv) {
       ops.add(g.full(operands.get(k), 0));
     }
     ops.add(g.add(new Op.LoopResult(loop, 1), operands, loop.shape(1), loop.dtype(1)));
-    ops.addAll(operands.subList(1, operands.size()));
+    ops.addAll(operands.subList(1, 1 + sliced));
+    ys.forEach(r -> ops.add(dys[r]));
+    ops.addAll(operands.subList(1 + sliced, operands.size()));
     List<Node> res =
         Loop.apply(
             g,
@@ -44,7 +56,7 @@ final class LoopVjp {
             body,
             loop.trips(),
             1 + inv.size(),
-            1 + sliced,
+            1 + sliced + ys.size(),
             !loop.reverse(),
             ops);
     out[0] = need[0] ? res.get(0) : null;
@@ -68,11 +80,12 @@ final class LoopVjp {
 
   /**
    * Parameters: the carry's cotangent and one gradient sum per needed invariant (carries), the
-   * saved input carry and the inputs' slices (sliced), the invariants. Outputs: the cotangent of
-   * the input carry, the sums plus this iteration's invariant gradients, then the needed slices'
-   * gradients.
+   * saved input carry, the inputs' slices and the slices of the outputs' cotangents (sliced), the
+   * invariants. Outputs: the cotangent of the input carry, the sums plus this iteration's invariant
+   * gradients, then the needed slices' gradients.
    */
-  private static Program backwardBody(Loop loop, List<Integer> xs, List<Integer> inv) {
+  private static Program backwardBody(
+      Loop loop, List<Integer> xs, List<Integer> inv, List<Integer> ys) {
     Program fwd = loop.body();
     List<Node> fp = fwd.parameters();
     GraphBuilder b = new GraphBuilder(loop.name() + ".vjp.body");
@@ -84,18 +97,30 @@ final class LoopVjp {
     }
     GraphCopier copier = new GraphCopier(b);
     List<Node> mine = new ArrayList<>();
-    for (int k = 0; k < fp.size(); k++) {
-      Node p = fp.get(k);
-      Node q = b.parameter("in" + k, p.dtype(), p.shape());
-      copier.bind(p, q);
-      mine.add(q);
+    List<Node> outputs = new ArrayList<>();
+    List<Node> cotangents = new ArrayList<>();
+    outputs.add(fwd.outputs().get(0));
+    cotangents.add(ct);
+    for (int k = 0; k <= fp.size(); k++) {
+      if (k == 1 + loop.sliced()) { // the outputs' cotangent slices sit before the invariants
+        for (int r : ys) {
+          Node y = fwd.outputs().get(r);
+          outputs.add(y);
+          cotangents.add(b.parameter("dy" + r, y.dtype(), y.shape()));
+        }
+      }
+      if (k < fp.size()) {
+        Node p = fp.get(k);
+        Node q = b.parameter("in" + k, p.dtype(), p.shape());
+        copier.bind(p, q);
+        mine.add(q);
+      }
     }
-    Node next = copier.copy(fwd.outputs().get(0));
     List<Node> wrt = new ArrayList<>();
     wrt.add(mine.get(0));
     inv.forEach(k -> wrt.add(mine.get(k)));
     xs.forEach(k -> wrt.add(mine.get(k)));
-    List<Node> grads = Autodiff.vjp(b, List.of(next), List.of(ct), wrt);
+    List<Node> grads = Autodiff.vjp(b, copier.copyAll(outputs), cotangents, wrt);
     List<Node> outs = new ArrayList<>();
     outs.add(grads.get(0));
     for (int j = 0; j < inv.size(); j++) {

@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * A differentiable loop of one carried value over stacked per-iteration inputs, as a decoder's
  * layers over the layer weights stacked (L, ...): {@code h = step(h, xs[t], invariants)} for t = 0
- * .. L-1. The loop also stacks each iteration's input carry, which is all its gradient keeps: the
- * backward loop recomputes each step from it ({@link LoopVjp}).
+ * .. L-1, each step optionally also returning values the loop stacks (L, ...). The loop also stacks
+ * each iteration's input carry, which is all its gradient keeps: the backward loop recomputes each
+ * step from it ({@link LoopVjp}).
  */
 public final class Scan {
   private Scan() {}
@@ -20,6 +21,12 @@ public final class Scan {
     Node apply(GraphBuilder g, Node carry, List<Node> slices, List<Node> invariants);
   }
 
+  /** One iteration with outputs: the new carry, then one value per stacked output. */
+  @FunctionalInterface
+  public interface Steps {
+    List<Node> apply(GraphBuilder g, Node carry, List<Node> slices, List<Node> invariants);
+  }
+
   /**
    * The final carry after {@code xs}' first dimension's worth of steps.
    *
@@ -28,6 +35,17 @@ public final class Scan {
    */
   public static Node apply(
       GraphBuilder g, String name, Node init, List<Node> xs, List<Node> invariants, Step step) {
+    Steps one = (b, carry, slices, inv) -> List.of(step.apply(b, carry, slices, inv));
+    return withOutputs(g, name, init, xs, invariants, one).get(0);
+  }
+
+  /**
+   * As {@link #apply}, the step also returning per-iteration values (a routed layer's router
+   * logits): the final carry, then each such value stacked (L, ...). Gradients flow into all of
+   * them.
+   */
+  public static List<Node> withOutputs(
+      GraphBuilder g, String name, Node init, List<Node> xs, List<Node> invariants, Steps step) {
     if (xs.isEmpty()) {
       throw new IllegalArgumentException("scan '" + name + "' has no stacked inputs");
     }
@@ -46,20 +64,31 @@ public final class Scan {
       Node x = invariants.get(k);
       inv.add(b.parameter("inv" + k, x.dtype(), x.shape()));
     }
-    Node next = step.apply(b, carry, slices, inv);
-    Program body = b.build(next, carry);
+    List<Node> next = step.apply(b, carry, slices, inv);
+    List<Node> outs = new ArrayList<>();
+    outs.add(next.get(0));
+    outs.add(carry); // the saved input carries, result 1: all the gradient keeps
+    outs.addAll(next.subList(1, next.size()));
+    Program body = b.build(outs);
     List<Node> operands = new ArrayList<>();
     operands.add(init);
     operands.addAll(xs);
     operands.addAll(invariants);
-    return Loop.apply(g, name, body, trips, 1, xs.size(), false, operands).get(0);
+    List<Node> results = Loop.apply(g, name, body, trips, 1, xs.size(), false, operands);
+    List<Node> out = new ArrayList<>();
+    out.add(results.get(0));
+    out.addAll(results.subList(2, results.size()));
+    return out;
   }
 
-  /** Whether {@code loop} is a scan: one carry, whose input the body returns as its one stack. */
+  /**
+   * Whether {@code loop} is a scan: one carry, whose input the body returns as its first stack
+   * (then any per-iteration outputs).
+   */
   static boolean isScan(Loop loop) {
     Program body = loop.body();
     return loop.carried() == 1
-        && body.outputs().size() == 2
+        && body.outputs().size() >= 2
         && body.outputs().get(1) == body.parameters().get(0)
         && !loop.reverse();
   }

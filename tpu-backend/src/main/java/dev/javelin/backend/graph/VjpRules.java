@@ -29,8 +29,6 @@ final class VjpRules {
       out[0] = x.dtype().isFloating() ? g.convert(dy, x.dtype()) : null;
     } else if (op instanceof Op.OptimizationBarrier b) {
       out[b.index()] = need[b.index()] ? dy : null;
-    } else if (op instanceof Op.LoopResult) {
-      LoopVjp.apply(g, y, dy, need, out);
     } else if (op instanceof Op.Compare
         || op instanceof Op.Constant
         || op instanceof Op.Iota

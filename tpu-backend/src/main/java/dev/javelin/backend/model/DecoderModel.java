@@ -37,6 +37,7 @@ public final class DecoderModel {
   private final ModelConfig c;
   private final Architecture.Block block;
   private final List<Node> routerLogits = new ArrayList<>();
+  private Node scannedRouterLogits;
 
   public DecoderModel(ModelConfig config) {
     this.c = config;
@@ -116,10 +117,23 @@ public final class DecoderModel {
    */
   Node layerRotatedBy(
       GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
+    return layerRotatedBy(g, w, i, h, cos, sin, layout, routerLogits);
+  }
+
+  /** As above, a routed block adding its router logits to {@code router}. */
+  Node layerRotatedBy(
+      GraphBuilder g,
+      ModelWeights w,
+      int i,
+      Node h,
+      Node cos,
+      Node sin,
+      Attention layout,
+      List<Node> router) {
     Node a = attentionBlock(g, w, i, norm(g, w, i, INPUT_NORM, h), cos, sin, layout);
     h = g.add(h, joining(g, w, i, POST_ATTENTION_NORM, a));
     Node x = norm(g, w, i, block.sandwichNorms() ? PRE_FEEDFORWARD_NORM : POST_ATTENTION_NORM, h);
-    Node f = c.architecture().feedForward(i).apply(g, w, i, x, routerLogits);
+    Node f = c.architecture().feedForward(i).apply(g, w, i, x, router);
     return g.add(h, joining(g, w, i, POST_FEEDFORWARD_NORM, f));
   }
 
@@ -176,8 +190,9 @@ public final class DecoderModel {
   }
 
   /**
-   * The router logits (B·T, E) f32 of each routed block of the graphs {@link #hidden} built, in
-   * block order (empty for dense models): the routing decisions and the load-balancing loss.
+   * The router logits (B·T, E) f32 of each routed block of the graphs {@link #hidden} built
+   * unrolled, in block order (empty for dense models): the routing decisions and the load-balancing
+   * loss.
    */
   public List<Node> routerLogits() {
     return List.copyOf(routerLogits);
@@ -189,7 +204,7 @@ public final class DecoderModel {
    * elements) is 1; null for a model with no routed block, which has none to report.
    */
   public Node routerAuxLoss(GraphBuilder g, Node mask) {
-    if (routerLogits.isEmpty()) {
+    if (routerLogits.isEmpty() && scannedRouterLogits == null) {
       return null;
     }
     MoeFeedForward moe = null;
@@ -199,7 +214,21 @@ public final class DecoderModel {
       }
     }
     Node flat = g.convert(g.reshape(mask, (int) mask.shape().size()), DType.F32);
-    return moe.auxLoss(g, routerLogits, flat);
+    if (scannedRouterLogits == null) {
+      return moe.auxLoss(g, routerLogits, flat);
+    }
+    // Every layer's rows as one, the mask tiled over the layers: transformers concatenates the
+    // layers' logits so too, and the loss's sums over rows are the unrolled sums over layers.
+    Shape s = scannedRouterLogits.shape(); // (L, B·T, E)
+    int rows = s.dim(0) * s.dim(1);
+    Node logits = g.reshape(scannedRouterLogits, rows, s.dim(2));
+    Node tiled = g.reshape(g.broadcastInDim(flat, Shape.of(s.dim(0), s.dim(1)), 1), rows);
+    return moe.auxLoss(g, List.of(logits), tiled);
+  }
+
+  /** The router logits (L, B·T, E) of the routed blocks {@link ScannedLayers} ran in its loop. */
+  void scannedRouterLogits(Node stacked) {
+    scannedRouterLogits = stacked;
   }
 
   private Node attentionBlock(

@@ -25,19 +25,25 @@ import java.util.function.IntFunction;
  * Architecture.LayerAttention} is a kind, the body holds every kind's bias and rotary columns as
  * invariants, and a stacked per-layer kind number selects them ({@code select}, so every block sees
  * exactly the values its unrolled form sees).
+ *
+ * <p>Mixture-of-Experts blocks also return their router logits, which the loop stacks (L, B·T, E)
+ * as a second output for the load-balancing loss, gradients flowing back into it. The loss is not a
+ * sum of per-layer terms (each expert's picks summed over all layers times its probabilities summed
+ * over all layers), so no loss could be carried; per-layer sums of picks and probabilities could
+ * be, in less memory, but need the token mask inside the loop, while the stacked logits leave the
+ * loss as the unrolled blocks compute it, from the same logits.
  */
 final class ScannedLayers {
   private ScannedLayers() {}
 
   /**
-   * Whether the blocks can run as one loop: every block's feed-forward the same dense gated MLP
-   * (the attention may differ by layer) and no adapters.
+   * Whether the blocks can run as one loop: every block's feed-forward the same (a dense gated MLP
+   * or one Mixture-of-Experts layout; the attention may differ by layer) and no adapters.
    */
   static boolean supports(ModelConfig c, ModelWeights w) {
     Architecture a = c.architecture();
     for (int i = 0; i < c.layers(); i++) {
-      if (!(a.feedForward(i) instanceof FeedForward.GatedMlp)
-          || !a.feedForward(i).equals(a.feedForward(0))) {
+      if (!a.feedForward(i).equals(a.feedForward(0))) {
         return false;
       }
     }
@@ -75,8 +81,8 @@ final class ScannedLayers {
       stacks.add(kindNumbers(g, c, firsts));
     }
     Node h0 = m.embed(g, w, ids);
-    Node h =
-        Scan.apply(
+    List<Node> out =
+        Scan.withOutputs(
             g,
             "layers",
             h0,
@@ -91,9 +97,16 @@ final class ScannedLayers {
                   firsts.size() == 1 ? inv : selectKind(b, inv, slices.get(suffixes.size()));
               ModelWeights lw = ModelWeights.of(layer);
               DecoderModel.Attention dense = m.dense(layer0 -> kind.get(2), KvPolicy.SELF);
-              return m.layerRotatedBy(b, lw, 0, carry, kind.get(0), kind.get(1), dense);
+              List<Node> next = new ArrayList<>(); // the carry, then a routed block's logits
+              next.add(null);
+              Node h = m.layerRotatedBy(b, lw, 0, carry, kind.get(0), kind.get(1), dense, next);
+              next.set(0, h);
+              return next;
             });
-    return m.finalNorm(g, w, h);
+    if (out.size() > 1) {
+      m.scannedRouterLogits(out.get(1));
+    }
+    return m.finalNorm(g, w, out.get(0));
   }
 
   /** The first block of each distinct attention kind, in layer order. */

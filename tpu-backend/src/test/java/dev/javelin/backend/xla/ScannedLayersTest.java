@@ -16,6 +16,9 @@ import dev.javelin.backend.model.Gemma3Family;
 import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.model.MoeFeedForward;
+import dev.javelin.backend.model.Qwen3MoeFamily;
+import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.TrainPrograms;
@@ -85,6 +88,12 @@ class ScannedLayersTest {
     return new ModelConfig(64, 32, 48, layers, 4, 2, 8, 1e6, 1e-6, true, false, 16, family);
   }
 
+  private static ModelConfig moe(int layers) {
+    Qwen3MoeFamily family =
+        new Qwen3MoeFamily(new MoeFeedForward(8, 2, 16, true), 1, List.of(), 0.001);
+    return new ModelConfig(64, 32, 48, layers, 4, 2, 8, 10_000, 1e-6, true, false, 16, family);
+  }
+
   @Test
   void gemmaBlocksOfTwoKindsMatchUnrolledOnEveryDevice() {
     ModelConfig c = gemma(3);
@@ -92,9 +101,27 @@ class ScannedLayersTest {
     assertEquals(0, c.architecture().attention(1).window(), "block 1 is global");
     assertSame(c, () -> ModelPrograms.logProbs(c, B, T, c.maxPositions()), TOL);
     assertSame(c, () -> train(c, DType.F32), TOL);
-    assertVjpSame(c, Remat.BLOCKS);
+    assertVjpSame(c, Remat.BLOCKS, false);
     ModelConfig two = gemma(2); // a sliding block and a global one
     assertBf16NearOracle(two, () -> train(two, DType.BF16));
+  }
+
+  /**
+   * Qwen3-MoE blocks (8 experts, top 2 renormalised): the loop also stacks the router logits, so
+   * the load-balancing loss (the log-prob program's third output) and its gradients, with the aux
+   * loss differentiated too, match the unrolled blocks'.
+   */
+  @Test
+  void moeBlocksAndLoadBalancingLossMatchUnrolledOnEveryDevice() {
+    ModelConfig c = moe(3);
+    Supplier<Program> logProbs = () -> ModelPrograms.logProbs(c, B, T, c.maxPositions());
+    assertEquals(3, scanned(logProbs).outputs().size(), "logp, entropy, aux loss");
+    assertSame(c, logProbs, TOL);
+    assertSame(c, () -> train(c, DType.F32), TOL);
+    for (Remat remat : List.of(Remat.ELEMENTWISE, Remat.BLOCKS)) {
+      assertVjpSame(c, remat, true);
+    }
+    assertVjpSame(c, Remat.ELEMENTWISE, false);
   }
 
   /**
@@ -163,15 +190,20 @@ class ScannedLayersTest {
   void logProbsVjpSplitMatchesUnrolledOnEveryDevice() {
     ModelConfig c = micro(3);
     for (Remat remat : List.of(Remat.ELEMENTWISE, Remat.BLOCKS)) {
-      assertVjpSame(c, remat);
+      assertVjpSame(c, remat, false);
     }
   }
 
-  private static void assertVjpSame(ModelConfig c, Remat remat) {
+  /** The host-loss split; {@code withAux}: the load-balancing loss differentiated too. */
+  private static void assertVjpSame(ModelConfig c, Remat remat, boolean withAux) {
     Supplier<VjpPrograms> build =
         () ->
             TrainPrograms.logProbsVjp(
-                c, ModelPrograms.logProbs(c, B, T, c.maxPositions()), true, remat);
+                ModelPrograms.logProbs(c, B, T, c.maxPositions()),
+                trainable(c),
+                true,
+                withAux,
+                remat);
     VjpPrograms unrolled = unrolled(build);
     VjpPrograms scan = scanned(build);
     List<Tensor> args = ModelInputs.of(c, unrolled.forward(), T, 5);
@@ -184,6 +216,12 @@ class ScannedLayersTest {
         RelError.assertClose(what, expected.get(i), actual.get(i), TOL);
       }
     }
+  }
+
+  private static List<String> trainable(ModelConfig c) {
+    List<String> names = new ArrayList<>();
+    WeightSpec.layout(c).forEach(s -> names.add(s.name()));
+    return names;
   }
 
   private static List<Tensor> gradients(Device d, VjpPrograms vjp, List<Tensor> args) {
