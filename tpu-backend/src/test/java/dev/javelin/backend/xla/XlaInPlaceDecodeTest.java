@@ -8,6 +8,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.runtime.GreedyDecode;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.backend.runtime.SlotDecoder;
 import dev.javelin.backend.testing.RelError;
@@ -53,7 +54,7 @@ class XlaInPlaceDecodeTest {
       int[] pos = {prompts.get(0).length, prompts.get(1).length};
       boolean[] active = {true, true};
       for (int s = 0; s < STEPS; s++) {
-        int[] next = {argmax(la.data(), 0, v), argmax(la.data(), v, v)};
+        int[] next = {GreedyDecode.argmax(la.data(), 0, v), GreedyDecode.argmax(la.data(), v, v)};
         active[1] = s % 3 != 2; // an idle row now and then keeps its cache
         Transfers before = xla.transfers();
         Tensor.F32 lb = b.step(next, pos, active);
@@ -101,7 +102,7 @@ class XlaInPlaceDecodeTest {
       int[] pos = {prompts.get(0).length, prompts.get(1).length};
       boolean[] active = {true, true};
       for (int s = 0; s < STEPS; s++) {
-        int[] next = {argmax(la.data(), 0, v), argmax(la.data(), v, v)};
+        int[] next = {GreedyDecode.argmax(la.data(), 0, v), GreedyDecode.argmax(la.data(), v, v)};
         Tensor.F32 lb = b.step(next, pos, active);
         la = a.step(next, pos, active);
         worst = Math.max(worst, RelError.of(la, lb, null));
@@ -130,15 +131,5 @@ class XlaInPlaceDecodeTest {
     float[] out = new float[v];
     System.arraycopy(logits.data(), r * v, out, 0, v);
     return Tensor.of(out, v);
-  }
-
-  private static int argmax(float[] x, int from, int n) {
-    int best = 0;
-    for (int i = 1; i < n; i++) {
-      if (x[from + i] > x[from + best]) {
-        best = i;
-      }
-    }
-    return best;
   }
 }
