@@ -166,6 +166,17 @@ public final class RunCheckpoints {
     return keepBest && !Double.isNaN(heldOut) && best.map(b -> heldOut > b.score()).orElse(true);
   }
 
+  /**
+   * The best trained step when {@code trainer.keep_best_checkpoint} is set and the held-out value
+   * measured before training ({@code start}, NaN when unknown) beat it: the kept "best" is then
+   * only the best of the trained steps, which the end of the run says.
+   */
+  Optional<BestCheckpoint> startWasBetter(double start) {
+    return keepBest && !Double.isNaN(start)
+        ? best.filter(b -> b.score() < start)
+        : Optional.empty();
+  }
+
   /** Marks step {@code step}, saved just before, as the best validated checkpoint. */
   Path markBest(int step, double heldOut) {
     BestCheckpoint b = new BestCheckpoint(step, heldOut);

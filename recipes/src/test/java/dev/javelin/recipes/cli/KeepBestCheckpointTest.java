@@ -49,12 +49,16 @@ class KeepBestCheckpointTest {
 
     int bestStep = -1;
     double bestValue = Double.NEGATIVE_INFINITY;
+    double startValue = Double.NaN;
     for (String line : Files.readAllLines(dir.resolve("metrics.jsonl"))) {
       JsonNode n = JSON.readTree(line);
       Map<String, Double> m = new HashMap<>();
       n.properties().forEach(e -> m.put(e.getKey(), e.getValue().asDouble()));
       double v = HeldOut.value(m);
       int step = n.get("step").asInt();
+      if (step == 0) {
+        startValue = v;
+      }
       if (step > 0 && v > bestValue) { // the first of equal values, as the run keeps it
         bestStep = step;
         bestValue = v;
@@ -76,5 +80,11 @@ class KeepBestCheckpointTest {
         Files.isRegularFile(
             dir.resolve("global_step_" + bestStep).resolve(CheckpointManifest.FILE)));
     assertTrue(printed.contains("best validation so far"), printed);
+    assertTrue(!Double.isNaN(startValue), "validated before training: " + printed);
+    // the end of the run says when the starting model beat every trained step, and only then
+    assertEquals(
+        startValue > bestValue,
+        printed.contains("no trained step beat the starting model"),
+        printed);
   }
 }
