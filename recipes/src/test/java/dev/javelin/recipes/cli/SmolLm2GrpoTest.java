@@ -34,10 +34,12 @@ class SmolLm2GrpoTest {
                 "actor_rollout_ref.model.path=" + gguf,
                 "data.synthetic.train_size=8",
                 "data.synthetic.val_size=2",
+                "data.train_batch_size=2",
                 "data.max_response_length=8",
                 "trainer.test_freq=2",
                 "trainer.save_freq=2",
                 "actor_rollout_ref.rollout.n=2",
+                "actor_rollout_ref.actor.ppo_mini_batch_size=2",
                 "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"));
     assertTrue(
         printed.stream().anyMatch(l -> l.startsWith("held-out greedy accuracy: ")), "" + printed);
