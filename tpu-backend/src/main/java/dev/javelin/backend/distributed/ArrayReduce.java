@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
  * All-reduce sums through the store for one rank. The arrays of a call are one virtual sequence of
  * N elements, cut into chunks that fit a frame; rank r posts chunk c of collective s under {@code
  * ar/s/r/c} as {@code [N:int64][c:int32][elements]}, then every rank reads chunk c of ranks 0, 1,
- * ... and adds them in that order. A rank's parts of collective s - 1 are deleted once s completes:
- * by then every rank has posted s, so has finished reading s - 1.
+ * ... and adds them in that order. An all-gather ({@link #gather}) shares the sequence numbers. A
+ * rank's parts of collective s - 1 are deleted once s completes: by then every rank has posted s,
+ * so has finished reading s - 1.
  */
 final class ArrayReduce {
   private static final int HEADER = Long.BYTES + Integer.BYTES;
@@ -16,6 +17,7 @@ final class ArrayReduce {
   private final CoordinationClient client;
   private long seq;
   private int ownChunks; // chunks this rank posted in collective seq - 1 (not yet deleted)
+  private String ownPrefix = "ar/"; // and that collective's kind
 
   ArrayReduce(CoordinationClient client) {
     this.client = client;
@@ -53,13 +55,37 @@ final class ArrayReduce {
     }
     forgetOwnParts();
     ownChunks = chunks;
+    ownPrefix = "ar/";
     seq++;
+  }
+
+  /**
+   * Every rank's {@code part}, in rank order: the same list on every rank. One frame each, so a
+   * part must fit the frame limit with its key.
+   */
+  java.util.List<byte[]> gather(byte[] part) {
+    long s = seq;
+    client.set("ag/" + s + "/" + client.rank() + "/0", part);
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    for (int r = 0; r < client.size(); r++) {
+      try {
+        out.add(client.get("ag/" + s + "/" + r + "/0", client.timeout()));
+      } catch (CoordinationException ex) {
+        throw new CoordinationException(
+            "rank " + r + " posted no part of all-gather " + s + " (" + ex.getMessage() + ")", ex);
+      }
+    }
+    forgetOwnParts();
+    ownChunks = 1;
+    ownPrefix = "ag/";
+    seq++;
+    return out;
   }
 
   /** Deletes this rank's parts of the last completed collective but one. */
   void forgetOwnParts() {
     for (int c = 0; c < ownChunks && seq > 0; c++) {
-      client.delete(key(seq - 1, client.rank(), c));
+      client.delete(ownPrefix + (seq - 1) + "/" + client.rank() + "/" + c);
     }
     ownChunks = 0;
   }

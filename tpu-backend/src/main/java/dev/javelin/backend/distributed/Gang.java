@@ -108,9 +108,26 @@ public final class Gang implements AutoCloseable {
     reduce.doubles(arrays);
   }
 
+  /** Every rank's {@code part} in rank order (the same list on every rank). */
+  public java.util.List<byte[]> allGather(byte[] part) {
+    return reduce.gather(part);
+  }
+
   /** Waits for every rank to reach barrier {@code name}. */
   public void barrier(String name) {
     client.barrier(name);
+  }
+
+  /**
+   * Ends the gang at once after a rank failed: rank 0 stops the store, so every rank waiting on a
+   * peer fails now (with the store closed) instead of at its timeout. Other ranks only close their
+   * client. Close still follows.
+   */
+  public void abort() {
+    if (server != null) {
+      server.close();
+    }
+    client.close();
   }
 
   /**

@@ -210,6 +210,28 @@ class CoordinationStoreTest {
   }
 
   @Test
+  void allGatherGivesEveryRankTheSamePartsInRankOrder() throws Exception {
+    List<Gang> gangs = Gang.inProcess(3, WAIT);
+    List<Future<List<byte[]>>> got = new ArrayList<>();
+    for (Gang g : gangs) {
+      got.add(
+          pool.submit(
+              () -> {
+                g.allReduceSum(new double[] {g.rank()}); // shares sequence numbers with reduces
+                return g.allGather(new byte[] {(byte) (10 + g.rank()), 7});
+              }));
+    }
+    for (Future<List<byte[]>> f : got) {
+      List<byte[]> parts = f.get(30, TimeUnit.SECONDS);
+      assertEquals(3, parts.size());
+      for (int r = 0; r < 3; r++) {
+        assertArrayEquals(new byte[] {(byte) (10 + r), 7}, parts.get(r));
+      }
+    }
+    closeAll(gangs);
+  }
+
+  @Test
   void aRankThatNeverPostsIsNamed() throws Exception {
     List<Gang> two = Gang.inProcess(2, Duration.ofMillis(300));
     CoordinationException e =
