@@ -2,6 +2,7 @@ package dev.javelin.trainer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Devices;
@@ -81,6 +82,23 @@ class ThreadGangTrainerTest {
         assertMetricsClose(one.sftStep(ex), gang.sftStep(ex));
       }
       assertRanksEqualAndClose(one, gang);
+    }
+  }
+
+  @Test
+  void aRankThatFailsStopsItsPeersAtOnceAndItsErrorIsRethrown() {
+    TrainerConfig c = Fixtures.config(8, 2);
+    TrainerConfig odd = Fixtures.config(16, 2); // rank 1 refuses a batch of 8 before its first step
+    try (ThreadGangTrainer gang =
+        ThreadGangTrainer.start(
+            2, Duration.ofMinutes(2), g -> updater(g.rank() == 1 ? odd : c, g))) {
+      long start = System.nanoTime();
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> gang.update(Fixtures.batch(400, 2, 4)));
+      assertTrue(e.getMessage().contains("ppo_mini_batch_size"), e.getMessage());
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(seconds < 60, "rank 0 waited for its peer's timeout: " + seconds + " s");
     }
   }
 
