@@ -23,6 +23,7 @@ public final class Gang implements AutoCloseable {
   private final CoordinationClient client;
   private final CoordinationServer server; // rank 0 of a gang it started, else null
   private final ArrayReduce reduce;
+  private boolean closed;
 
   private Gang(CoordinationClient client, CoordinationServer server) {
     this.rank = client.rank();
@@ -132,10 +133,14 @@ public final class Gang implements AutoCloseable {
 
   /**
    * Leaves the gang: a last barrier so no rank is still reading a part, then rank 0 waits for the
-   * others to disconnect before it stops the store.
+   * others to disconnect before it stops the store. A second close does nothing.
    */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     RuntimeException failure = null;
     try {
       if (size > 1) {
