@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Shape;
@@ -56,8 +57,18 @@ class GangUpdaterTest {
     assertGangMatchesSingle(3);
   }
 
+  /** Mixed precision: bf16 forward and backward, f32 gradients summed over the gang. */
+  @Test
+  void twoRanksMatchOneProcessInBf16Compute() throws Exception {
+    assertGangMatchesSingle(2, DType.BF16);
+  }
+
   private static void assertGangMatchesSingle(int size) throws Exception {
-    Run single = run(GradientReducer.LOCAL);
+    assertGangMatchesSingle(size, DType.F32);
+  }
+
+  private static void assertGangMatchesSingle(int size, DType compute) throws Exception {
+    Run single = run(GradientReducer.LOCAL, compute);
     assertEquals(STEPS * MICRO, single.computed().size());
     List<Gang> gangs = Gang.inProcess(size, Duration.ofSeconds(60));
     ExecutorService pool = Executors.newFixedThreadPool(size);
@@ -67,7 +78,7 @@ class GangUpdaterTest {
           pool.submit(
               () -> {
                 try (g) {
-                  return run(new GangReducer(g));
+                  return run(new GangReducer(g), compute);
                 }
               }));
     }
@@ -112,11 +123,11 @@ class GangUpdaterTest {
     assertTrue(moved > 1e-4, "the steps barely moved the weights: " + moved);
   }
 
-  private static Run run(GradientReducer reducer) {
+  private static Run run(GradientReducer reducer, DType compute) {
     List<StepResult> steps = new ArrayList<>();
     List<Integer> computed = new ArrayList<>();
     try (Device cpu = Devices.open("cpu");
-        PolicyModel model = PolicyModel.of(cpu, INITIAL);
+        PolicyModel model = PolicyModel.of(cpu, INITIAL, compute);
         PolicyOptimizer opt =
             new PolicyOptimizer(
                 model,
