@@ -5,13 +5,14 @@ import java.util.Set;
 
 /**
  * How many chips the trainer and each sampler get and how they split the model, with VeRL's names:
- * {@code trainer.n_gpus_per_node} and {@code trainer.nnodes} are the trainer's chips (as in VeRL's
- * split-placement recipes, where the rollout has chips of its own), {@code
- * actor.fsdp_config.fsdp_size} its FSDP group (-1: all its chips), {@code
- * actor.megatron.tensor_model_parallel_size} its tensor parallelism (Javelin's trainer splits heads
- * and MLP columns the Megatron way, so the key of VeRL's Megatron actor says it), and {@code
- * rollout.tensor_model_parallel_size} the chips of each sampler. Samplers get chips after the
- * trainer's, one disjoint set each ({@link ChipPlan}).
+ * {@code trainer.n_gpus_per_node} is the trainer's chips (as in VeRL's split-placement recipes,
+ * where the rollout has chips of its own), {@code actor.fsdp_config.fsdp_size} its FSDP group (-1:
+ * all its chips), {@code actor.megatron.tensor_model_parallel_size} its tensor parallelism
+ * (Javelin's trainer splits heads and MLP columns the Megatron way, so the key of VeRL's Megatron
+ * actor says it), and {@code rollout.tensor_model_parallel_size} the chips of each sampler.
+ * Samplers get chips after the trainer's, one disjoint set each ({@link ChipPlan}). {@code
+ * trainer.nnodes} above 1 runs that many data-parallel trainer ranks as threads of one JVM on a
+ * host device.
  */
 public final class ChipKeys {
   private static final Set<String> HOST_DEVICES = Set.of("cpu", "ref");
@@ -23,7 +24,12 @@ public final class ChipKeys {
           1,
           "chips of the trainer; each sampler has rollout.tensor_model_parallel_size of its own");
   public static final KeySpec TRAINER_NODES =
-      KEYS.of("trainer.nnodes", KeyType.INT, 1, "hosts of the trainer; 1 (one trainer process)");
+      KEYS.of(
+          "trainer.nnodes",
+          KeyType.INT,
+          1,
+          "data-parallel trainer ranks; above 1 they run as threads of one JVM (trainer.ray=off"
+              + " or local, a cpu or ref device)");
   public static final KeySpec FSDP_SIZE =
       KEYS.of(
           "actor_rollout_ref.actor.fsdp_config.fsdp_size",
@@ -54,12 +60,7 @@ public final class ChipKeys {
   /** The chip plan of the recipe, every size checked against the others by key name. */
   public static ChipPlan from(Settings s) {
     int chips = Checks.positive(TRAINER_CHIPS.name(), s.getInt(TRAINER_CHIPS));
-    Checks.require(
-        s.getInt(TRAINER_NODES) == 1,
-        TRAINER_NODES.name(),
-        "must be 1: the trainer is one process on one host (give it more chips with "
-            + TRAINER_CHIPS.name()
-            + ")");
+    int ranks = trainerRanks(s);
     int tp = Checks.positive(TRAINER_TP.name(), s.getInt(TRAINER_TP));
     Checks.require(
         chips % tp == 0,
@@ -107,6 +108,34 @@ public final class ChipKeys {
         new MeshShape(dp, fsdp, tp),
         rolloutTp,
         s.getInt(TrainerSection.SAMPLERS),
-        HOST_DEVICES.contains(device));
+        HOST_DEVICES.contains(device),
+        ranks);
+  }
+
+  /**
+   * {@code trainer.nnodes}: above 1 a gang of trainer ranks as threads of this JVM, each with its
+   * own host device; a trainer spread over hosts or over accelerator chips is not built.
+   */
+  private static int trainerRanks(Settings s) {
+    int ranks = Checks.positive(TRAINER_NODES.name(), s.getInt(TRAINER_NODES));
+    if (ranks == 1) {
+      return 1;
+    }
+    String device = s.getString(TrainerSection.DEVICE);
+    boolean cluster =
+        TrainerSection.RayMode.of(s.getString(TrainerSection.RAY))
+            == TrainerSection.RayMode.CLUSTER;
+    Checks.require(
+        !cluster && HOST_DEVICES.contains(device),
+        TRAINER_NODES.name(),
+        ranks
+            + " trainer ranks run as threads of one JVM: they need trainer.ray=off or local and"
+            + " trainer.device=cpu or ref (got ray="
+            + s.getString(TrainerSection.RAY)
+            + ", device="
+            + device
+            + "); a trainer across hosts is not built yet, give one trainer more chips with "
+            + TRAINER_CHIPS.name());
+    return ranks;
   }
 }

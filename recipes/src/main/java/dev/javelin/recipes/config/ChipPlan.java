@@ -17,9 +17,16 @@ import java.util.List;
  * @param rolloutTp chips of each sampler
  * @param samplers {@code trainer.samplers}
  * @param host whether the device is a host device without chips
+ * @param trainerRanks {@code trainer.nnodes}: the trainer's data-parallel ranks, threads of one JVM
+ *     that each hold the model and compute a share of every optimizer step's micro-batches
  */
 public record ChipPlan(
-    String device, MeshShape trainer, int rolloutTp, int samplers, boolean host) {
+    String device, MeshShape trainer, int rolloutTp, int samplers, boolean host, int trainerRanks) {
+
+  /** A plan whose trainer is one rank. */
+  public ChipPlan(String device, MeshShape trainer, int rolloutTp, int samplers, boolean host) {
+    this(device, trainer, rolloutTp, samplers, host, 1);
+  }
 
   /** Chips all actors need together. */
   public int totalChips() {

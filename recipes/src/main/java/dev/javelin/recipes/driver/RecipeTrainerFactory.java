@@ -1,6 +1,7 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.Devices;
+import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.MixedPrecisionKeys;
@@ -9,10 +10,13 @@ import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection.RayMode;
 import dev.javelin.recipes.ray.GrantedChips;
 import dev.javelin.trainer.Trainer;
+import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerFactory;
 import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.engine.ThreadGangTrainer;
 import dev.javelin.trainer.engine.UpdaterOptions;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -21,6 +25,9 @@ import java.util.List;
  * sees exactly the driver's configuration.
  */
 public final class RecipeTrainerFactory implements TrainerFactory {
+  /** How long a trainer rank waits for another (a slow step's micro-batches) before failing. */
+  private static final Duration GANG_TIMEOUT = Duration.ofMinutes(30);
+
   /** The name drivers ask for. */
   public static final String NAME = "recipe";
 
@@ -44,17 +51,25 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     // A cluster worker sees only the chips Ray granted it; in one JVM the spec names the chips.
     GrantedChips.limit(device);
     String spec = recipe.trainer().ray() == RayMode.CLUSTER ? device : chips.trainerSpec();
-    return PpoUpdater.owning(
-        Devices.open(spec),
-        ModelInit.initial(recipe),
+    TrainerConfig config =
         recipe.trainerConfig(steps).toBuilder()
             .modelType(ModelInit.modelType(recipe))
             .mesh(chips.trainer())
-            .build(),
+            .build();
+    UpdaterOptions options =
         new UpdaterOptions(
             recipe.model().remat(),
             recipe.lora(),
             LoraKeys.seed(recipe.settings()),
-            MixedPrecisionKeys.computeDType(recipe.settings())));
+            MixedPrecisionKeys.computeDType(recipe.settings()));
+    ModelCheckpoint initial = ModelInit.initial(recipe);
+    if (chips.trainerRanks() > 1) {
+      // each rank its own host device and copy of the weights; rank 0 checkpoints and syncs
+      return ThreadGangTrainer.start(
+          chips.trainerRanks(),
+          GANG_TIMEOUT,
+          gang -> PpoUpdater.owning(Devices.open(spec), initial, config, options.withGang(gang)));
+    }
+    return PpoUpdater.owning(Devices.open(spec), initial, config, options);
   }
 }

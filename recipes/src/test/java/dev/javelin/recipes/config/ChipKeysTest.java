@@ -78,6 +78,19 @@ class ChipKeysTest {
   }
 
   @Test
+  void severalTrainerRanksRunAsThreadsOnAHostDevice() {
+    assertEquals(1, plan().trainerRanks());
+    assertEquals(3, plan("trainer.nnodes=3", "trainer.ray=off").trainerRanks());
+    assertEquals(2, plan("trainer.nnodes=2", "trainer.ray=local").trainerRanks());
+    String cluster = refused("trainer.nnodes=2", "trainer.ray=cluster");
+    assertTrue(
+        cluster.startsWith("recipe key 'trainer.nnodes'") && cluster.contains("threads of one JVM"),
+        cluster);
+    String zero = refused("trainer.nnodes=0");
+    assertTrue(zero.startsWith("recipe key 'trainer.nnodes'"), zero);
+  }
+
+  @Test
   void tensorParallelMustSplitTheHeads() {
     ChipPlan p = plan("trainer.device=tpu", TP + "=4");
     // 6 heads, 2 key/value heads: tp 4 divides neither

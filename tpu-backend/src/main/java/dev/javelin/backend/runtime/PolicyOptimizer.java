@@ -3,7 +3,6 @@ package dev.javelin.backend.runtime;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
-import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
@@ -23,7 +22,6 @@ import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.spmd.ShardPlan;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +81,7 @@ public final class PolicyOptimizer implements AutoCloseable {
   private final double routerAuxLossCoef;
   private final boolean routed; // a Mixture-of-Experts model, whose programs give the aux loss
   private final AdamWState state;
+  private final GradientReducer reducer;
   // Split programs per shape bucket, bounded like the model's compiled programs.
   private final Map<String, VjpPrograms> splits = ProgramLru.map(ProgramLru.MAX_PROGRAMS, s -> {});
 
@@ -97,11 +96,28 @@ public final class PolicyOptimizer implements AutoCloseable {
    * @param routerAuxLossCoef &gt; 0 adds that multiple of a Mixture-of-Experts model's
    *     load-balancing loss (the mean over a step's micro-batches) to the loss {@link #step}
    *     differentiates; at 0 the loss is reported and adds nothing
+   * @param reducer the ranks sharing each {@link #step}'s micro-batches; {@link
+   *     GradientReducer#LOCAL} computes all of them here
    */
-  public record Options(Remat remat, long dropoutSeed, double routerAuxLossCoef) {
+  public record Options(
+      Remat remat, long dropoutSeed, double routerAuxLossCoef, GradientReducer reducer) {
+    /** One process ({@link GradientReducer#LOCAL}). */
+    public Options(Remat remat, long dropoutSeed, double routerAuxLossCoef) {
+      this(remat, dropoutSeed, routerAuxLossCoef, GradientReducer.LOCAL);
+    }
+
+    public Options {
+      java.util.Objects.requireNonNull(reducer, "reducer");
+    }
+
     /** {@link #defaultRemat}, no dropout seed, no load-balancing loss added. */
     public static Options defaults() {
       return new Options(defaultRemat(), 0, 0);
+    }
+
+    /** These options with micro-batches shared by {@code reducer}'s ranks. */
+    public Options withReducer(GradientReducer reducer) {
+      return new Options(remat, dropoutSeed, routerAuxLossCoef, reducer);
     }
 
     /** The defaults with {@code remat}. */
@@ -126,6 +142,7 @@ public final class PolicyOptimizer implements AutoCloseable {
           "router_aux_loss_coef must be a finite number >= 0, got " + routerAuxLossCoef);
     }
     this.routerAuxLossCoef = routerAuxLossCoef;
+    this.reducer = options.reducer();
     ModelConfig c = model.config();
     this.routed =
         java.util.stream.IntStream.range(0, c.layers())
@@ -194,6 +211,11 @@ public final class PolicyOptimizer implements AutoCloseable {
    * One optimizer step over micro-batches: for each, log-probs → host loss → cotangents →
    * gradients, summed on the device; then clip + AdamW. The host loss decides the normalisation
    * (for a mean over all tokens of the global batch, scale each micro-batch's cotangents by it).
+   *
+   * <p>With a gang ({@link Options#reducer}) this rank runs only the micro-batches it {@linkplain
+   * GradientReducer#computes computes} (the host loss is called for those alone, with their global
+   * index); the gradient, loss and load-balancing sums are then summed over the ranks, so every
+   * rank applies the same update and returns the same result.
    */
   public StepResult step(
       List<? extends SequenceBatch> microBatches, float temperature, HostLoss loss) {
@@ -206,10 +228,19 @@ public final class PolicyOptimizer implements AutoCloseable {
     double auxSum = 0;
     List<DeviceBuffer> acc = null;
     for (int i = 0; i < microBatches.size(); i++) {
+      if (!reducer.computes(i)) {
+        continue; // another rank of the gang computes it
+      }
       MicroResult r = microStep(microBatches.get(i), i, temperature, loss, auxCotangent);
       total += r.loss() + auxCotangent * (Double.isNaN(r.auxLoss()) ? 0 : r.auxLoss());
       auxSum += r.auxLoss();
       acc = acc == null ? r.grads() : state.accumulate(acc, r.grads());
+    }
+    if (reducer.size() > 1) {
+      double[] scalars = {total, auxSum};
+      acc = ReducedGradients.sum(model, acc, scalars, reducer);
+      total = scalars[0];
+      auxSum = scalars[1];
     }
     StepResult s = state.update(acc, total);
     return new StepResult(
@@ -268,7 +299,8 @@ public final class PolicyOptimizer implements AutoCloseable {
     double auxLoss = split.outputCount() > 2 ? fwdOut.get(2).toHost().getDouble(0) : Double.NaN;
     Cotangents cot = loss.apply(i, stats);
     int padded = fwdOut.get(0).shape().dim(1);
-    List<DeviceBuffer> dys = cotangents(split, cot, batch.rows(), c, padded, auxCotangent);
+    List<DeviceBuffer> dys =
+        CotangentUploads.of(model, split, cot, batch.rows(), c, padded, auxCotangent);
     List<DeviceBuffer> grads = bwd.run(split.backwardArguments(fwdArgs, fwdOut, dys));
     fwdOut.forEach(DeviceBuffer::close);
     dys.forEach(DeviceBuffer::close);
@@ -349,38 +381,6 @@ public final class PolicyOptimizer implements AutoCloseable {
 
   private String splitRematSuffix() {
     return remat == Remat.BLOCKS ? "_blocks" : "";
-  }
-
-  /**
-   * Cotangents (B, C) checked, then padded to the program's C' columns and uploaded; the
-   * load-balancing loss's, where the split takes one, is the scalar {@code aux}.
-   */
-  private List<DeviceBuffer> cotangents(
-      VjpPrograms split, Cotangents cot, int b, int c, int padded, float aux) {
-    Shape want = Shape.of(b, c);
-    List<DeviceBuffer> dys = new ArrayList<>();
-    for (int idx : split.cotangentOutputs()) {
-      if (idx == 2) {
-        continue;
-      }
-      Tensor.F32 dy = idx == 0 ? cot.dLogp() : cot.dEntropy();
-      if (dy == null || !dy.shape().equals(want)) {
-        throw new IllegalArgumentException(
-            (idx == 0 ? "dLogp" : "dEntropy")
-                + " must be "
-                + want
-                + ", got "
-                + (dy == null ? "null" : dy.shape()));
-      }
-    }
-    for (int idx : split.cotangentOutputs()) {
-      Tensor dy =
-          idx == 2
-              ? Tensor.scalar(aux)
-              : TokenLogProbs.padColumns(idx == 0 ? cot.dLogp() : cot.dEntropy(), padded);
-      dys.add(model.upload("cotangent." + idx, dy));
-    }
-    return dys;
   }
 
   @Override

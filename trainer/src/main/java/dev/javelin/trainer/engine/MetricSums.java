@@ -1,5 +1,6 @@
 package dev.javelin.trainer.engine;
 
+import dev.javelin.backend.distributed.Gang;
 import dev.javelin.grpo.MetricNames;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,7 +17,21 @@ final class MetricSums {
       java.util.Set.of(MetricNames.PG_LOSS, MetricNames.ENTROPY, MetricNames.KL_LOSS);
 
   private final Map<String, double[]> steps = new TreeMap<>(); // key -> {sum, count}
-  private final Map<String, double[]> micro = new TreeMap<>();
+  private Map<String, double[]> micro = new TreeMap<>();
+  private final Gang gang; // null: one process
+
+  /** Sums of one process. */
+  MetricSums() {
+    this(null);
+  }
+
+  /**
+   * Sums whose micro-batches are spread over {@code gang}'s ranks (null: one process): each step's
+   * micro-batch sums are merged over the ranks before they fold in.
+   */
+  MetricSums(Gang gang) {
+    this.gang = gang != null && gang.size() > 1 ? gang : null;
+  }
 
   /** Adds one micro-batch's metrics to the current optimizer step. */
   void addMicro(Map<String, Double> metrics) {
@@ -30,6 +45,9 @@ final class MetricSums {
 
   /** Closes the current optimizer step, folding its micro-batch metrics and {@code extra} in. */
   void endStep(Map<String, Double> extra) {
+    if (gang != null) {
+      micro = new TreeMap<>(GangShare.sums(gang, micro));
+    }
     micro.forEach((k, acc) -> add(k, ADDITIVE.contains(k) ? acc[0] : acc[0] / acc[1]));
     micro.clear();
     extra.forEach(this::add);

@@ -6,6 +6,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.distributed.Gang;
 import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.runtime.PolicyModel;
@@ -48,6 +49,7 @@ public final class PpoUpdater implements Trainer {
   private final PolicyModel reference;
   private final PolicyOptimizer optimizer;
   private final Device ownedDevice;
+  private final Gang gang; // null: one process
 
   /**
    * Starts from {@code initial} with {@link UpdaterOptions#defaults()}; the reference policy (if
@@ -108,7 +110,11 @@ public final class PpoUpdater implements Trainer {
             config.optimizer(),
             config.schedule(),
             new PolicyOptimizer.Options(
-                options.remat(), options.loraSeed(), config.routerAuxLossCoef()));
+                options.remat(),
+                options.loraSeed(),
+                config.routerAuxLossCoef(),
+                options.reducer()));
+    this.gang = options.gang();
   }
 
   public TrainerConfig config() {
@@ -137,7 +143,7 @@ public final class PpoUpdater implements Trainer {
   @Override
   public Map<String, Double> update(List<TrainSample> samples) {
     checkUpdateBatch(samples);
-    MetricSums sums = new MetricSums();
+    MetricSums sums = new MetricSums(gang);
     long startStep = optimizer.stepCount();
     int mini = config.miniBatchSize();
     long start = System.nanoTime();
@@ -147,7 +153,7 @@ public final class PpoUpdater implements Trainer {
       first = withOldAfterFirstMiniBatch(first);
     }
     double oldSeconds = (System.nanoTime() - start) / 1e9;
-    RolloutMismatch mismatch = new RolloutMismatch();
+    RolloutMismatch mismatch = new RolloutMismatch(gang);
     for (int epoch = 0; epoch < config.ppoEpochs(); epoch++) {
       List<TrainSample> order =
           epoch == 0
