@@ -89,16 +89,72 @@ static void destroy_error(const PJRT_Api* api, PJRT_Error* err) {
   api->PJRT_Error_Destroy(&e);
 }
 
-/* Awaits and destroys an event; returns 1 when a Java exception is pending. */
-static int await_event(JNIEnv* env, const PJRT_Api* api, PJRT_Event* event) {
-  if (event == NULL) return 0;
+/* Blocks until `event` completes; returns its error (NULL when it succeeded). */
+static PJRT_Error* wait_for(const PJRT_Api* api, PJRT_Event* event) {
   PJRT_ARGS(PJRT_Event_Await_Args, a);
   a.event = event;
-  int failed = check(env, api, api->PJRT_Event_Await(&a));
+  return api->PJRT_Event_Await(&a);
+}
+
+/* Destroys `event` (when not NULL) after a wait that returned `await_err`; reports await_err, or
+ * else the destroy's error, as the Java exception. Returns 1 when one is pending. */
+static int finish_event(JNIEnv* env, const PJRT_Api* api, PJRT_Event* event,
+                        PJRT_Error* await_err) {
+  int failed = check(env, api, await_err);
+  if (event == NULL) return failed;
   PJRT_ARGS(PJRT_Event_Destroy_Args, d);
   d.event = event;
   PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
   if (failed) {
+    destroy_error(api, derr); /* the first exception stays pending */
+    return 1;
+  }
+  return check(env, api, derr);
+}
+
+/* Awaits and destroys an event; returns 1 when a Java exception is pending. */
+static int await_event(JNIEnv* env, const PJRT_Api* api, PJRT_Event* event) {
+  if (event == NULL) return 0;
+  return finish_event(env, api, event, wait_for(api, event));
+}
+
+/* A new long[] of the n handles (device, buffer) as jlong; NULL with an exception pending. */
+static jlongArray handle_array(JNIEnv* env, void* const* handles, size_t n) {
+  jlongArray out = (*env)->NewLongArray(env, (jsize)n);
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    jlong h = (jlong)(intptr_t)handles[i];
+    (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &h);
+  }
+  return out;
+}
+
+/* A Java string of the first n bytes of s (not NUL-terminated), cut to cap - 1 bytes. */
+static jstring bounded_string(JNIEnv* env, const char* s, size_t n, size_t cap) {
+  char buf[512];
+  if (cap > sizeof buf) cap = sizeof buf;
+  size_t len = n < cap - 1 ? n : cap - 1;
+  memcpy(buf, s, len);
+  buf[len] = 0;
+  return (*env)->NewStringUTF(env, buf);
+}
+
+/* The unloaded executable behind a loaded one; NULL with an exception pending. Pair it with
+ * release_executable. */
+static PJRT_Executable* executable_of(JNIEnv* env, const PJRT_Api* api, jlong loaded) {
+  PJRT_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, g);
+  g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
+  if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return NULL;
+  return g.executable;
+}
+
+/* Destroys an executable from executable_of. When `failed` or an exception is already pending its
+ * error is dropped and 1 returned; otherwise returns 1 when the destroy itself failed. */
+static int release_executable(JNIEnv* env, const PJRT_Api* api, PJRT_Executable* exe,
+                              int failed) {
+  PJRT_ARGS(PJRT_Executable_Destroy_Args, d);
+  d.executable = exe;
+  PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
+  if (failed || (*env)->ExceptionCheck(env)) {
     destroy_error(api, derr);
     return 1;
   }
@@ -220,11 +276,7 @@ JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformName(J
   PJRT_ARGS(PJRT_Client_PlatformName_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   if (check(env, api, api->PJRT_Client_PlatformName(&args))) return NULL;
-  char buf[256];
-  size_t len = args.platform_name_size < sizeof buf - 1 ? args.platform_name_size : sizeof buf - 1;
-  memcpy(buf, args.platform_name, len);
-  buf[len] = 0;
-  return (*env)->NewStringUTF(env, buf);
+  return bounded_string(env, args.platform_name, args.platform_name_size, 256);
 }
 
 JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_addressableDevices(
@@ -234,12 +286,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_addressable
   PJRT_ARGS(PJRT_Client_AddressableDevices_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   if (check(env, api, api->PJRT_Client_AddressableDevices(&args))) return NULL;
-  jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_addressable_devices);
-  for (size_t i = 0; out != NULL && i < args.num_addressable_devices; i++) {
-    jlong d = (jlong)(intptr_t)args.addressable_devices[i];
-    (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &d);
-  }
-  return out;
+  return handle_array(env, (void* const*)args.addressable_devices, args.num_addressable_devices);
 }
 
 /* One compile call on a pinned program (format "mlir": StableHLO text) and serialized
@@ -293,20 +340,12 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_numOutputs(JNIEn
                                                                           jlong loaded) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_NumOutputs, -1);
-  PJRT_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, g);
-  g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
-  if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return -1;
+  PJRT_Executable* exe = executable_of(env, api, loaded);
+  if (exe == NULL) return -1;
   PJRT_ARGS(PJRT_Executable_NumOutputs_Args, n);
-  n.executable = g.executable;
+  n.executable = exe;
   int failed = check(env, api, api->PJRT_Executable_NumOutputs(&n));
-  PJRT_ARGS(PJRT_Executable_Destroy_Args, d);
-  d.executable = g.executable;
-  PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
-  if (failed) {
-    destroy_error(api, derr);
-    return -1;
-  }
-  if (check(env, api, derr)) return -1;
+  if (release_executable(env, api, exe, failed)) return -1;
   return (jlong)n.num_outputs;
 }
 
@@ -349,28 +388,12 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
   PJRT_Error* err = api->PJRT_Client_BufferFromHostBuffer(&args);
   PJRT_Event* done = err == NULL ? args.done_with_host_buffer : NULL;
   /* The event must complete while the array is still pinned. */
-  PJRT_Error* await_err = NULL;
-  if (done != NULL) {
-    PJRT_ARGS(PJRT_Event_Await_Args, w);
-    w.event = done;
-    await_err = api->PJRT_Event_Await(&w);
-  }
+  PJRT_Error* await_err = done != NULL ? wait_for(api, done) : NULL;
   (*env)->ReleasePrimitiveArrayCritical(env, (jarray)data, host, JNI_ABORT);
   if (check(env, api, err)) return 0;
-  if (done != NULL) {
-    PJRT_ARGS(PJRT_Event_Destroy_Args, d);
-    d.event = done;
-    PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
-    int failed = check(env, api, await_err);
-    if (failed) {
-      destroy_error(api, derr); /* the first exception stays pending */
-    } else {
-      failed = check(env, api, derr);
-    }
-    if (failed) {
-      Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(env, cls, a, (jlong)(intptr_t)args.buffer);
-      return 0;
-    }
+  if (finish_event(env, api, done, await_err)) {
+    Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(env, cls, a, (jlong)(intptr_t)args.buffer);
+    return 0;
   }
   return (jlong)(intptr_t)args.buffer;
 }
@@ -414,22 +437,10 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIE
   args.dst = host;
   args.dst_size = (size_t)dst_bytes;
   PJRT_Error* err = api->PJRT_Buffer_ToHostBuffer(&args);
-  PJRT_Error* await_err = NULL;
-  if (err == NULL && args.event != NULL) {
-    PJRT_ARGS(PJRT_Event_Await_Args, w);
-    w.event = args.event;
-    await_err = api->PJRT_Event_Await(&w);
-  }
+  PJRT_Error* await_err = err == NULL && args.event != NULL ? wait_for(api, args.event) : NULL;
   (*env)->ReleasePrimitiveArrayCritical(env, (jarray)dst, host, 0);
   if (check(env, api, err)) return;
-  int failed = check(env, api, await_err);
-  if (args.event != NULL) {
-    PJRT_ARGS(PJRT_Event_Destroy_Args, d);
-    d.event = args.event;
-    PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
-    if (!failed) check(env, api, derr);
-    else destroy_error(api, derr);
-  }
+  finish_event(env, api, args.event, await_err);
 }
 
 /* Destroys every non-null buffer of outv[0..n). */
@@ -497,13 +508,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
         failed = await_event(env, api, done[d]);
       }
     }
-    if (!failed) {
-      out = (*env)->NewLongArray(env, (jsize)nouts);
-      for (size_t i = 0; out != NULL && i < nouts; i++) {
-        jlong v = (jlong)(intptr_t)outv[i];
-        (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &v);
-      }
-    }
+    if (!failed) out = handle_array(env, (void* const*)outv, nouts);
     if (out == NULL) destroy_buffers(api, outv, nouts);
   }
 cleanup:
@@ -547,12 +552,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableD
   PJRT_ARGS(PJRT_LoadedExecutable_AddressableDevices_Args, args);
   args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
   if (check(env, api, api->PJRT_LoadedExecutable_AddressableDevices(&args))) return NULL;
-  jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_addressable_devices);
-  for (size_t i = 0; out != NULL && i < args.num_addressable_devices; i++) {
-    jlong d = (jlong)(intptr_t)args.addressable_devices[i];
-    (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &d);
-  }
-  return out;
+  return handle_array(env, (void* const*)args.addressable_devices, args.num_addressable_devices);
 }
 
 /* Bytes a buffer occupies on its device (PJRT_Buffer_OnDeviceSizeInBytes). */
@@ -577,12 +577,7 @@ JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformVersio
   PJRT_ARGS(PJRT_Client_PlatformVersion_Args, args);
   args.client = (PJRT_Client*)(intptr_t)client;
   if (check(env, api, api->PJRT_Client_PlatformVersion(&args))) return NULL;
-  char buf[512];
-  size_t len =
-      args.platform_version_size < sizeof buf - 1 ? args.platform_version_size : sizeof buf - 1;
-  memcpy(buf, args.platform_version, len);
-  buf[len] = 0;
-  return (*env)->NewStringUTF(env, buf);
+  return bounded_string(env, args.platform_version, args.platform_version_size, 512);
 }
 
 /* Serializes a loaded executable (for the on-disk compile cache). */
@@ -591,11 +586,10 @@ JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(J
                                                                               jlong loaded) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_Serialize, NULL);
-  PJRT_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, g);
-  g.loaded_executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
-  if (check(env, api, api->PJRT_LoadedExecutable_GetExecutable(&g))) return NULL;
+  PJRT_Executable* exe = executable_of(env, api, loaded);
+  if (exe == NULL) return NULL;
   PJRT_ARGS(PJRT_Executable_Serialize_Args, s);
-  s.executable = g.executable;
+  s.executable = exe;
   jbyteArray out = NULL;
   if (!check(env, api, api->PJRT_Executable_Serialize(&s))) {
     out = (*env)->NewByteArray(env, (jsize)s.serialized_bytes_size);
@@ -607,14 +601,7 @@ JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(J
       s.serialized_executable_deleter(s.serialized_executable);
     }
   }
-  PJRT_ARGS(PJRT_Executable_Destroy_Args, d);
-  d.executable = g.executable;
-  PJRT_Error* derr = api->PJRT_Executable_Destroy(&d);
-  if ((*env)->ExceptionCheck(env)) {
-    destroy_error(api, derr);
-    return NULL;
-  }
-  if (check(env, api, derr)) return NULL;
+  if (release_executable(env, api, exe, 0)) return NULL;
   return out;
 }
 
@@ -730,11 +717,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDev
     PJRT_ARGS(PJRT_DeviceDescription_Kind_Args, k);
     k.device_description = args.descriptions[0];
     if (check(env, api, api->PJRT_DeviceDescription_Kind(&k))) return NULL;
-    char buf[256];
-    size_t len = k.device_kind_size < sizeof buf - 1 ? k.device_kind_size : sizeof buf - 1;
-    memcpy(buf, k.device_kind, len);
-    buf[len] = 0;
-    jstring s = (*env)->NewStringUTF(env, buf);
+    jstring s = bounded_string(env, k.device_kind, k.device_kind_size, 256);
     if (s != NULL) (*env)->SetObjectArrayElement(env, kind, 0, s);
   }
   return out;
