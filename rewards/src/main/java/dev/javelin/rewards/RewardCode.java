@@ -109,7 +109,7 @@ public record RewardCode(Path root) {
     try (StandardJavaFileManager files =
         javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
       List<String> options =
-          List.of("-d", out.toString(), "-classpath", compileClassPath(), "-proc:none", "-g");
+          List.of("-d", out.toString(), "-classpath", classPath(true), "-proc:none", "-g");
       StringWriter log = new StringWriter();
       boolean ok =
           javac
@@ -202,10 +202,12 @@ public record RewardCode(Path root) {
   }
 
   /**
-   * This JVM's class path plus where the rewards API itself was loaded from (a test runner's class
-   * path can be a manifest-only jar, which javac does not always expand).
+   * Where the rewards API itself was loaded from, plus this JVM's class path when {@code
+   * withJvmClassPath} (or when the API's location is not a file). The javac that compiles reward
+   * sources needs both (a test runner's class path can be a manifest-only jar, which javac does not
+   * always expand); a worker process running code named by {@code path} needs only the API.
    */
-  private static String compileClassPath() {
+  public static String classPath(boolean withJvmClassPath) {
     Set<String> entries = new LinkedHashSet<>();
     CodeSource cs = RewardFunction.class.getProtectionDomain().getCodeSource();
     if (cs != null && cs.getLocation() != null) {
@@ -215,9 +217,11 @@ public record RewardCode(Path root) {
         // not a file location: the class path below still has it
       }
     }
-    for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator, -1)) {
-      if (!e.isBlank()) {
-        entries.add(e);
+    if (withJvmClassPath || entries.isEmpty()) {
+      for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator, -1)) {
+        if (!e.isBlank()) {
+          entries.add(e);
+        }
       }
     }
     return String.join(File.pathSeparator, entries);

@@ -2,23 +2,17 @@ package dev.javelin.rewards.worker;
 
 import dev.javelin.rewards.RewardCode;
 import dev.javelin.rewards.RewardConfigException;
-import dev.javelin.rewards.RewardFunction;
 import dev.javelin.rewards.RewardInput;
 import dev.javelin.rewards.RewardSpec;
 import dev.javelin.rewards.worker.WorkerProcess.Ended;
 import dev.javelin.rewards.worker.WorkerProcess.Event;
 import dev.javelin.rewards.worker.WorkerProcess.Message;
 import dev.javelin.rewards.worker.WorkerProcess.State;
-import java.io.File;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -280,31 +274,7 @@ public final class WorkerPool implements AutoCloseable {
         "-XX:+UseSerialGC",
         "-Djava.awt.headless=true",
         "-cp",
-        classPath(withOwnClassPath),
+        RewardCode.classPath(withOwnClassPath),
         WorkerMain.class.getName());
-  }
-
-  /**
-   * Where the rewards code was loaded from, plus (for a reward named by class alone, which lives
-   * somewhere on it) this JVM's class path. Code named by {@code path} is loaded by the worker.
-   */
-  private static String classPath(boolean withOwnClassPath) {
-    Set<String> entries = new LinkedHashSet<>();
-    CodeSource cs = RewardFunction.class.getProtectionDomain().getCodeSource();
-    if (cs != null && cs.getLocation() != null) {
-      try {
-        entries.add(Path.of(cs.getLocation().toURI()).toString());
-      } catch (URISyntaxException | IllegalArgumentException e) {
-        // not a file: this JVM's class path below has it
-      }
-    }
-    if (withOwnClassPath || entries.isEmpty()) {
-      for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator, -1)) {
-        if (!e.isBlank()) {
-          entries.add(e);
-        }
-      }
-    }
-    return String.join(File.pathSeparator, entries);
   }
 }
