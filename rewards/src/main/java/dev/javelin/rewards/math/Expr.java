@@ -78,45 +78,42 @@ public sealed interface Expr {
     }
   }
 
+  /** A node of two operands, whose variables are those of both. */
+  sealed interface Binary extends Expr {
+    /** The left operand. */
+    Expr a();
+
+    /** The right operand. */
+    Expr b();
+
+    @Override
+    default void collectVars(Set<String> out) {
+      a().collectVars(out);
+      b().collectVars(out);
+    }
+  }
+
   /** {@code a + b}. */
-  record Add(Expr a, Expr b) implements Expr {
+  record Add(Expr a, Expr b) implements Binary {
     @Override
     public Scalar eval(Map<String, Rational> vars) {
       return a.eval(vars).add(b.eval(vars));
     }
-
-    @Override
-    public void collectVars(Set<String> out) {
-      a.collectVars(out);
-      b.collectVars(out);
-    }
   }
 
   /** {@code a · b}. */
-  record Mul(Expr a, Expr b) implements Expr {
+  record Mul(Expr a, Expr b) implements Binary {
     @Override
     public Scalar eval(Map<String, Rational> vars) {
       return a.eval(vars).multiply(b.eval(vars));
     }
-
-    @Override
-    public void collectVars(Set<String> out) {
-      a.collectVars(out);
-      b.collectVars(out);
-    }
   }
 
   /** {@code a / b}. */
-  record Div(Expr a, Expr b) implements Expr {
+  record Div(Expr a, Expr b) implements Binary {
     @Override
     public Scalar eval(Map<String, Rational> vars) {
       return a.eval(vars).divide(b.eval(vars));
-    }
-
-    @Override
-    public void collectVars(Set<String> out) {
-      a.collectVars(out);
-      b.collectVars(out);
     }
   }
 
