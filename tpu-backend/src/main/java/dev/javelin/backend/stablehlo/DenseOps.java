@@ -60,22 +60,15 @@ final class DenseOps {
   }
 
   static void select(Node n, FunctionBody f) {
-    f.line(f.name(n) + " = stablehlo.select " + f.operands(n) + " : " + functionalType(n));
+    withOperands(n, "stablehlo.select", f);
   }
 
   static void convert(Node n, FunctionBody f) {
-    f.line(f.name(n) + " = stablehlo.convert " + f.operands(n) + " : " + functionalType(n));
+    withOperands(n, "stablehlo.convert", f);
   }
 
   static void broadcastInDim(Node n, Op.BroadcastInDim op, FunctionBody f) {
-    f.line(
-        f.name(n)
-            + " = stablehlo.broadcast_in_dim "
-            + f.operands(n)
-            + ", dims = "
-            + dims(op.dims())
-            + " : "
-            + functionalType(n));
+    withAttribute(n, "stablehlo.broadcast_in_dim", "dims = " + dims(op.dims()), f);
   }
 
   /**
@@ -112,18 +105,11 @@ final class DenseOps {
   }
 
   static void reshape(Node n, FunctionBody f) {
-    f.line(f.name(n) + " = stablehlo.reshape " + f.operands(n) + " : " + functionalType(n));
+    withOperands(n, "stablehlo.reshape", f);
   }
 
   static void transpose(Node n, Op.Transpose op, FunctionBody f) {
-    f.line(
-        f.name(n)
-            + " = stablehlo.transpose "
-            + f.operands(n)
-            + ", dims = "
-            + dims(op.permutation())
-            + " : "
-            + functionalType(n));
+    withAttribute(n, "stablehlo.transpose", "dims = " + dims(op.permutation()), f);
   }
 
   /**
@@ -150,12 +136,24 @@ final class DenseOps {
   }
 
   static void concatenate(Node n, Op.Concatenate op, FunctionBody f) {
+    withAttribute(n, "stablehlo.concatenate", "dim = " + op.dimension(), f);
+  }
+
+  /** {@code %n = <op> <operands> : (<operand types>) -> <type>}. */
+  private static void withOperands(Node n, String op, FunctionBody f) {
+    f.line(f.name(n) + " = " + op + " " + f.operands(n) + " : " + functionalType(n));
+  }
+
+  /** {@code %n = <op> <operands>, <attribute> : (<operand types>) -> <type>}. */
+  private static void withAttribute(Node n, String op, String attribute, FunctionBody f) {
     f.line(
         f.name(n)
-            + " = stablehlo.concatenate "
+            + " = "
+            + op
+            + " "
             + f.operands(n)
-            + ", dim = "
-            + op.dimension()
+            + ", "
+            + attribute
             + " : "
             + functionalType(n));
   }
