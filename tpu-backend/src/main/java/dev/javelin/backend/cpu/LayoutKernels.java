@@ -35,39 +35,36 @@ final class LayoutKernels {
     }
   }
 
+  /** A kernel that reads one value, {@code source}, and writes {@code out}. */
+  private interface OneSource extends Kernel {
+    int out();
+
+    int source();
+
+    @Override
+    default int[] reads() {
+      return new int[] {source()};
+    }
+
+    @Override
+    default int writes() {
+      return out();
+    }
+  }
+
   /** A whole-array copy: a reshape or parameter that is also an output needs its own array. */
-  record Copy(int out, int source, int size) implements Kernel {
+  record Copy(int out, int source, int size) implements OneSource {
     @Override
     public void run(Frame frame) {
       System.arraycopy(frame.values[source], 0, frame.values[out], 0, size);
     }
-
-    @Override
-    public int[] reads() {
-      return new int[] {source};
-    }
-
-    @Override
-    public int writes() {
-      return out;
-    }
   }
 
   /** A reshape of a materialised value shares its array: row-major order is unchanged. */
-  record Alias(int out, int source) implements Kernel {
+  record Alias(int out, int source) implements OneSource {
     @Override
     public void run(Frame frame) {
       frame.values[out] = frame.values[source];
-    }
-
-    @Override
-    public int[] reads() {
-      return new int[] {source};
-    }
-
-    @Override
-    public int writes() {
-      return out;
     }
   }
 }
