@@ -157,44 +157,6 @@ public sealed interface Op {
     public String mlir() {
       return mlir;
     }
-
-    /** This op on floating-point operands (f64; f32 and bf16 round the result). */
-    public double apply(double x, double y) {
-      return switch (this) {
-        case ADD -> x + y;
-        case SUB -> x - y;
-        case MUL -> x * y;
-        case DIV -> x / y;
-        case MAX -> Math.max(x, y);
-        case MIN -> Math.min(x, y);
-        case POW -> Math.pow(x, y);
-      };
-    }
-
-    /** This op on i32 operands: wrapping, and StableHLO's integer division and power. */
-    public int apply(int x, int y) {
-      return switch (this) {
-        case ADD -> x + y;
-        case SUB -> x - y;
-        case MUL -> x * y;
-        // StableHLO: integer division by zero gives -1; otherwise truncating.
-        case DIV -> y == 0 ? -1 : x / y;
-        case MAX -> Math.max(x, y);
-        case MIN -> Math.min(x, y);
-        case POW -> intPow(x, y);
-      };
-    }
-
-    private static int intPow(int base, int exp) {
-      if (exp < 0) {
-        return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
-      }
-      int r = 1;
-      for (int i = 0; i < exp; i++) {
-        r *= base;
-      }
-      return r;
-    }
   }
 
   /** Comparison directions, as StableHLO spells them. */
@@ -204,19 +166,7 @@ public sealed interface Op {
     LT,
     LE,
     GT,
-    GE;
-
-    /** Whether x compares to y in this direction (f32 and i32 widen exactly; PRED is 0 or 1). */
-    public boolean test(double x, double y) {
-      return switch (this) {
-        case EQ -> x == y;
-        case NE -> x != y;
-        case LT -> x < y;
-        case LE -> x <= y;
-        case GT -> x > y;
-        case GE -> x >= y;
-      };
-    }
+    GE
   }
 
   /** Reduction kinds. */
