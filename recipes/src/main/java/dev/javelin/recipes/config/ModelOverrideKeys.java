@@ -80,7 +80,8 @@ public final class ModelOverrideKeys {
           rmsNormEps != null ? rmsNormEps : c.rmsNormEps(),
           c.tieWordEmbeddings(),
           c.qkvBias(),
-          maxPositions != null ? maxPositions : c.maxPositions());
+          maxPositions != null ? maxPositions : c.maxPositions(),
+          c.architecture());
     }
   }
 

@@ -111,4 +111,20 @@ class ModelInitTest {
     assertTrue(e.getMessage().contains(first.getKey()), e.getMessage());
     assertEquals(1, e.getMessage().lines().count());
   }
+
+  /** override_config changes the fields it names and nothing else: the family stays the model's. */
+  @Test
+  void overridesKeepTheModelsFamily() {
+    for (String type : List.of("qwen3", "gemma3_text", "qwen3_moe")) {
+      RecipeConfig r =
+          recipe(
+              tmp.resolve("none"),
+              "actor_rollout_ref.model.path=",
+              "actor_rollout_ref.model.model_type=" + type,
+              "actor_rollout_ref.model.override_config.rope_theta=5000.0");
+      ModelConfig c = ModelInit.config(r);
+      assertEquals(type, c.architecture().modelType());
+      assertEquals(5000.0, c.ropeTheta());
+    }
+  }
 }
