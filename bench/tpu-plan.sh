@@ -3,11 +3,14 @@
 # reference step (tools/tpu_reference_step.py) of the same shapes, one row at a time, the machine's
 # load around each. Real-size compiles take minutes each on a small machine: pick rows.
 # Usage: bench/tpu-plan.sh [row ...]   rows (default: qwen-v5e):
-#   qwen-v5e     Qwen2.5-0.5B shape, GRPO micro-batch 64 x 1024 bf16, trainer fsdp=8 (v5e-16:
-#                the trainer's 8 chips plus a sampler's), JAX with and without per-layer remat
-#   llama-v6e    Llama-3-8B shape, 8 x 2048, fsdp=8 on v6e-16 (trainer on 8 chips)
-#   llama-v5p    Llama-3-8B shape, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips: trainer on 4)
+#   qwen-v5e     Qwen2.5-0.5B shape, layers scanned, GRPO micro-batch 64 x 1024 bf16, trainer
+#                fsdp=8 (v5e-16: the trainer's 8 chips plus a sampler's), JAX with and without
+#                per-layer remat
+#   llama-v6e    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=8 on v6e-16 (trainer on 8 chips)
+#   llama-v5p    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips:
+#                trainer on 4)
 #   logprobs16k  Qwen2.5-0.5B shape, log-probs and a train step at 16k tokens on one v6e chip
+#                (the trainer on one chip of v6e-8, a one-row sampler on another)
 #   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
 #   qwen3-8b-v6e   Qwen3-8B shape, layers scanned, 8 x 1024 bf16, trainer fsdp=8 on v6e-16 (the
 #                  trainer's 8 chips, a v6e-8's worth, plus 1 sampler x tp=8)
@@ -72,7 +75,7 @@ jax() { # jax <args of tools/tpu_reference_step.py>
 for row in "${rows[@]}"; do
   case "$row" in
     qwen-v5e)
-      plan v5e-16 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
+      layers=scanned plan v5e-16 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
         trainer.n_gpus_per_node=8 trainer.samplers=1 \
         actor_rollout_ref.rollout.tensor_model_parallel_size=2 \
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64 \
@@ -81,20 +84,26 @@ for row in "${rows[@]}"; do
       jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8
       ;;
     llama-v6e)
-      plan v6e-16 actor_rollout_ref.model.path=$llama trainer.n_gpus_per_node=8 \
+      layers=scanned plan v6e-16 actor_rollout_ref.model.path=$llama trainer.n_gpus_per_node=8 \
         trainer.samplers=2 actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
         data.max_prompt_length=512 data.max_response_length=1536
       jax --config $llama/config.json --topology v6e-8 --batch 8 --seq 2048 --fsdp 8 --remat
       ;;
     llama-v5p)
-      plan v5p-16 actor_rollout_ref.model.path=$llama trainer.n_gpus_per_node=4 \
+      layers=scanned plan v5p-16 actor_rollout_ref.model.path=$llama trainer.n_gpus_per_node=4 \
         trainer.samplers=1 actor_rollout_ref.rollout.tensor_model_parallel_size=4 \
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=8 \
         data.max_prompt_length=512 data.max_response_length=1536
       jax --config $llama/config.json --topology v5p-8 --batch 8 --seq 2048 --fsdp 4 --remat
       ;;
     logprobs16k)
+      layers=scanned plan v6e-8 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
+        trainer.n_gpus_per_node=1 trainer.samplers=1 \
+        actor_rollout_ref.rollout.tensor_model_parallel_size=1 actor_rollout_ref.rollout.max_num_seqs=1 \
+        actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \
+        actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \
+        data.max_prompt_length=512 data.max_response_length=15872
       jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --program logprobs
       jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --remat
       ;;
