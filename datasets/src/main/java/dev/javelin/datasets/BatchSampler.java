@@ -37,7 +37,7 @@ public final class BatchSampler {
     }
     if (config.dropLast() && config.trainBatchSize() > n) {
       throw new IllegalArgumentException(
-          "data order: train_batch_size ("
+          "data order: trainBatchSize ("
               + config.trainBatchSize()
               + ") exceeds the dataset size ("
               + n

@@ -12,7 +12,7 @@ public record DataOrderConfig(int trainBatchSize, boolean dropLast, boolean shuf
   public DataOrderConfig {
     if (trainBatchSize <= 0) {
       throw new IllegalArgumentException(
-          "data order: train_batch_size must be > 0, got " + trainBatchSize);
+          "data order: trainBatchSize must be > 0, got " + trainBatchSize);
     }
   }
 }

@@ -102,7 +102,7 @@ class BatchSamplerTest {
     assertThrows(IllegalArgumentException.class, () -> new BatchSampler(List.of(), config));
     IllegalArgumentException tooBig =
         assertThrows(IllegalArgumentException.class, () -> new BatchSampler(examples(3), config));
-    assertTrue(tooBig.getMessage().contains("train_batch_size"), tooBig.getMessage());
+    assertTrue(tooBig.getMessage().contains("trainBatchSize ("), tooBig.getMessage());
     assertThrows(
         IllegalArgumentException.class,
         () -> new BatchSampler(examples(5), config, new DataOrderState(0, 6, 0)));

@@ -51,7 +51,7 @@ public final class ActorLoss {
       }
     } else if (config.entropyCoeff() != 0.0) {
       throw new IllegalArgumentException(
-          "actor.entropy_coeff is " + config.entropyCoeff() + " but the batch has no entropy");
+          "entropyCoeff is " + config.entropyCoeff() + " but the batch has no entropy");
     }
     if (config.useKlLoss()) {
       total += klTerm(batch, config, w, dLogProb, metrics);
@@ -67,7 +67,7 @@ public final class ActorLoss {
       double[] dLogProb,
       Map<String, Double> metrics) {
     if (batch.refLogProb() == null) {
-      throw new IllegalArgumentException("actor.use_kl_loss is on but the batch has no refLogProb");
+      throw new IllegalArgumentException("useKlLoss is on but the batch has no refLogProb");
     }
     KlEstimator kl = config.klLossType();
     double beta = config.klLossCoef();

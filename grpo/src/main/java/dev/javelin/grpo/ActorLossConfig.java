@@ -24,14 +24,14 @@ public record ActorLossConfig(
     }
     if (!(entropyCoeff >= 0) || !Double.isFinite(entropyCoeff)) {
       throw new IllegalArgumentException(
-          "actor.entropy_coeff must be a finite number >= 0, got " + entropyCoeff);
+          "entropyCoeff must be a finite number >= 0, got " + entropyCoeff);
     }
     if (!(klLossCoef >= 0) || !Double.isFinite(klLossCoef)) {
       throw new IllegalArgumentException(
-          "actor.kl_loss_coef must be a finite number >= 0, got " + klLossCoef);
+          "klLossCoef must be a finite number >= 0, got " + klLossCoef);
     }
     if (klLossType == null) {
-      throw new IllegalArgumentException("actor.kl_loss_type must not be null");
+      throw new IllegalArgumentException("klLossType must not be null");
     }
   }
 

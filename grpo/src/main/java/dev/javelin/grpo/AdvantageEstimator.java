@@ -57,14 +57,14 @@ public enum AdvantageEstimator implements RecipeKeyed {
     return List.of(key);
   }
 
-  /** Parses {@code algorithm.adv_estimator}. */
+  /** Parses an estimator by its key ({@code grpo}, {@code rloo}, ...). */
   public static AdvantageEstimator parse(String key) {
     if ("gae".equals(key)) {
       throw new IllegalArgumentException(
-          "algorithm.adv_estimator 'gae' needs a critic, which Javelin does not train; valid: "
+          "advEstimator 'gae' needs a critic, which Javelin does not train; valid: "
               + RecipeKeyed.allKeys(AdvantageEstimator.class));
     }
-    return RecipeKeyed.lookup(AdvantageEstimator.class, key, "algorithm.adv_estimator");
+    return RecipeKeyed.lookup(AdvantageEstimator.class, key, "advEstimator");
   }
 
   /** Runs this estimator. */

@@ -32,27 +32,25 @@ public record AlgorithmConfig(
   /** Validates every field. */
   public AlgorithmConfig {
     if (advEstimator == null) {
-      throw new IllegalArgumentException("algorithm.adv_estimator must not be null");
+      throw new IllegalArgumentException("advEstimator must not be null");
     }
     if (!(gamma >= 0 && gamma <= 1)) {
-      throw new IllegalArgumentException("algorithm.gamma must be in [0, 1], got " + gamma);
+      throw new IllegalArgumentException("gamma must be in [0, 1], got " + gamma);
     }
     if (!(lam >= 0 && lam <= 1)) {
-      throw new IllegalArgumentException("algorithm.lam must be in [0, 1], got " + lam);
+      throw new IllegalArgumentException("lam must be in [0, 1], got " + lam);
     }
     if (klPenalty == null) {
-      throw new IllegalArgumentException("algorithm.kl_penalty must not be null");
+      throw new IllegalArgumentException("klPenalty must not be null");
     }
     if (klCtrl == null) {
-      throw new IllegalArgumentException("algorithm.kl_ctrl must not be null");
+      throw new IllegalArgumentException("klCtrl must not be null");
     }
     if (filterGroups == null) {
-      throw new IllegalArgumentException(
-          "algorithm.filter_groups must not be null; use disabled()");
+      throw new IllegalArgumentException("filterGroups must not be null; use disabled()");
     }
     if (rolloutCorrection == null) {
-      throw new IllegalArgumentException(
-          "algorithm.rollout_correction must not be null; use disabled()");
+      throw new IllegalArgumentException("rolloutCorrection must not be null; use disabled()");
     }
   }
 

@@ -13,8 +13,7 @@ public record FilterGroupsConfig(boolean enable, String metric, int maxNumGenBat
   /** Validates that an enabled filter names its metric. */
   public FilterGroupsConfig {
     if (enable && (metric == null || metric.isBlank())) {
-      throw new IllegalArgumentException(
-          "algorithm.filter_groups.metric must be set when filter_groups.enable is true");
+      throw new IllegalArgumentException("metric must be set when enable is true");
     }
   }
 

@@ -15,17 +15,16 @@ public record KlControlConfig(Type type, double klCoef, int horizon, double targ
   /** Validates every field. */
   public KlControlConfig {
     if (type == null) {
-      throw new IllegalArgumentException("algorithm.kl_ctrl.type must not be null");
+      throw new IllegalArgumentException("type must not be null");
     }
     if (!(klCoef >= 0) || !Double.isFinite(klCoef)) {
-      throw new IllegalArgumentException("algorithm.kl_ctrl.kl_coef must be >= 0, got " + klCoef);
+      throw new IllegalArgumentException("klCoef must be >= 0, got " + klCoef);
     }
     if (horizon <= 0) {
-      throw new IllegalArgumentException("algorithm.kl_ctrl.horizon must be > 0, got " + horizon);
+      throw new IllegalArgumentException("horizon must be > 0, got " + horizon);
     }
     if (!(targetKl > 0)) {
-      throw new IllegalArgumentException(
-          "algorithm.kl_ctrl.target_kl must be > 0, got " + targetKl);
+      throw new IllegalArgumentException("targetKl must be > 0, got " + targetKl);
     }
   }
 
@@ -50,9 +49,9 @@ public record KlControlConfig(Type type, double klCoef, int horizon, double targ
       return List.of(key);
     }
 
-    /** Parses {@code algorithm.kl_ctrl.type}. */
+    /** Parses a controller type by its key ({@code fixed} or {@code adaptive}). */
     public static Type parse(String key) {
-      return RecipeKeyed.lookup(Type.class, key, "algorithm.kl_ctrl.type");
+      return RecipeKeyed.lookup(Type.class, key, "type");
     }
   }
 }

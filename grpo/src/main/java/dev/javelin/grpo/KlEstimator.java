@@ -46,7 +46,7 @@ public enum KlEstimator implements RecipeKeyed {
     return keys;
   }
 
-  /** Parses a KL estimator name; {@code field} names the recipe key for the error message. */
+  /** Parses a KL estimator name; {@code field} names where it was given, for the error message. */
   public static KlEstimator parse(String key, String field) {
     if ("full".equals(key)) {
       throw new IllegalArgumentException(

@@ -32,9 +32,9 @@ public enum LossAggMode implements RecipeKeyed {
     return List.of(key);
   }
 
-  /** Parses {@code actor.loss_agg_mode}. */
+  /** Parses a mode by its key ({@code token-mean}, ...). */
   public static LossAggMode parse(String key) {
-    return RecipeKeyed.lookup(LossAggMode.class, key, "actor.loss_agg_mode");
+    return RecipeKeyed.lookup(LossAggMode.class, key, "lossAggMode");
   }
 
   /** The (B, T) aggregation weights w for this mask and these global denominators. */

@@ -12,11 +12,11 @@ public record OverlongBufferConfig(boolean enable, int len, double penaltyFactor
   /** Validates the buffer length and factor. */
   public OverlongBufferConfig {
     if (len <= 0) {
-      throw new IllegalArgumentException("overlong_buffer.len must be > 0, got " + len);
+      throw new IllegalArgumentException("len must be > 0, got " + len);
     }
     if (!(penaltyFactor >= 0) || !Double.isFinite(penaltyFactor)) {
       throw new IllegalArgumentException(
-          "overlong_buffer.penalty_factor must be a finite number >= 0, got " + penaltyFactor);
+          "penaltyFactor must be a finite number >= 0, got " + penaltyFactor);
     }
   }
 }

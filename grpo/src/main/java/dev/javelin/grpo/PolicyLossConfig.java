@@ -30,21 +30,21 @@ public record PolicyLossConfig(
   /** Validates every field. */
   public PolicyLossConfig {
     if (lossMode == null) {
-      throw new IllegalArgumentException("actor.policy_loss.loss_mode must not be null");
+      throw new IllegalArgumentException("lossMode must not be null");
     }
-    checkClip("actor.clip_ratio", clipRatio);
-    checkClip("actor.clip_ratio_low", clipRatioLow);
-    checkClip("actor.clip_ratio_high", clipRatioHigh);
+    checkClip("clipRatio", clipRatio);
+    checkClip("clipRatioLow", clipRatioLow);
+    checkClip("clipRatioHigh", clipRatioHigh);
     if (!(clipRatioC > 1.0)) {
       throw new IllegalArgumentException(
-          "actor.clip_ratio_c must be > 1 for dual-clip PPO, got " + clipRatioC);
+          "clipRatioC must be > 1 for dual-clip PPO, got " + clipRatioC);
     }
     if (lossAggMode == null) {
-      throw new IllegalArgumentException("actor.loss_agg_mode must not be null");
+      throw new IllegalArgumentException("lossAggMode must not be null");
     }
     if (lossScaleFactor < 0) {
       throw new IllegalArgumentException(
-          "actor.loss_scale_factor must be >= 0 (0 = response length), got " + lossScaleFactor);
+          "lossScaleFactor must be >= 0 (0 = response length), got " + lossScaleFactor);
     }
     if (rolloutCorrection == null) {
       throw new IllegalArgumentException(

@@ -39,9 +39,9 @@ public enum PolicyLossMode implements RecipeKeyed {
     return List.of(key);
   }
 
-  /** Parses {@code actor.policy_loss.loss_mode}. */
+  /** Parses a mode by its key ({@code vanilla}, ...). */
   public static PolicyLossMode parse(String key) {
-    return RecipeKeyed.lookup(PolicyLossMode.class, key, "actor.policy_loss.loss_mode");
+    return RecipeKeyed.lookup(PolicyLossMode.class, key, "lossMode");
   }
 
   /**

@@ -21,7 +21,8 @@ public interface RecipeKeyed {
   /**
    * Resolves {@code key} among the constants of {@code type}.
    *
-   * @param what the recipe field, used in the error message (e.g. {@code algorithm.adv_estimator})
+   * @param what where the key was given (a field name, or a caller's own name for it), for the
+   *     error message
    * @throws IllegalArgumentException naming the valid keys and the closest match
    */
   static <E extends Enum<E> & RecipeKeyed> E lookup(Class<E> type, String key, String what) {

@@ -25,15 +25,15 @@ public record RolloutCorrectionConfig(
   /** Validates the threshold and copies the rule list. */
   public RolloutCorrectionConfig {
     if (rolloutIs == null) {
-      throw new IllegalArgumentException("rollout_correction.rollout_is must not be null; use OFF");
+      throw new IllegalArgumentException("rolloutIs must not be null; use OFF");
     }
     if (!(rolloutIsThreshold > 0)) {
       throw new IllegalArgumentException(
-          "rollout_correction.rollout_is_threshold must be > 0, got " + rolloutIsThreshold);
+          "rolloutIsThreshold must be > 0, got " + rolloutIsThreshold);
     }
     rolloutRs = List.copyOf(rolloutRs);
     if (lossType == null) {
-      throw new IllegalArgumentException("rollout_correction.loss_type must not be null");
+      throw new IllegalArgumentException("lossType must not be null");
     }
   }
 
@@ -100,11 +100,13 @@ public record RolloutCorrectionConfig(
       return keys;
     }
 
-    /** Parses {@code rollout_is}; a null key means off. */
-    public static IsLevel parse(String key) {
-      return key == null
-          ? OFF
-          : RecipeKeyed.lookup(IsLevel.class, key, "algorithm.rollout_correction.rollout_is");
+    /**
+     * Parses a level by its key; a null key means off.
+     *
+     * @param field what the key was given as, for the error message
+     */
+    public static IsLevel parse(String key, String field) {
+      return key == null ? OFF : RecipeKeyed.lookup(IsLevel.class, key, field);
     }
   }
 
@@ -126,10 +128,18 @@ public record RolloutCorrectionConfig(
       return List.of(key);
     }
 
-    /** Parses {@code loss_type}. */
+    /** Parses a bypass loss by its key ({@code ppo_clip} or {@code reinforce}). */
     public static BypassLossType parse(String key) {
-      return RecipeKeyed.lookup(
-          BypassLossType.class, key, "algorithm.rollout_correction.loss_type");
+      return parse(key, "lossType");
+    }
+
+    /**
+     * Parses a bypass loss by its key.
+     *
+     * @param field what the key was given as, for the error message
+     */
+    public static BypassLossType parse(String key, String field) {
+      return RecipeKeyed.lookup(BypassLossType.class, key, field);
     }
   }
 }

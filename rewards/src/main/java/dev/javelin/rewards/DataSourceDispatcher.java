@@ -1,5 +1,6 @@
 package dev.javelin.rewards;
 
+import dev.javelin.rewards.RewardConfigException.Field;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -41,7 +42,7 @@ public final class DataSourceDispatcher implements RewardFunction {
     Object extra = kw.get("routes");
     if (extra != null && !(extra instanceof Map)) {
       throw new RewardConfigException(
-          "custom_reward_function.reward_kwargs.routes must map data source to function name");
+          Field.KWARGS, "'routes' must map data source to function name");
     }
     if (extra instanceof Map<?, ?> m) {
       m.forEach((k, v) -> routes.put(String.valueOf(k), String.valueOf(v)));
@@ -50,10 +51,8 @@ public final class DataSourceDispatcher implements RewardFunction {
     for (String key : kw.keySet()) {
       if (!key.equals("routes") && !used.contains(key)) {
         throw new RewardConfigException(
-            "custom_reward_function.reward_kwargs."
-                + key
-                + ": not a routed function; expected 'routes' or one of "
-                + used);
+            Field.KWARGS,
+            "'" + key + "' is not a routed function; expected 'routes' or one of " + used);
       }
     }
     Map<String, RewardFunction> byName = new HashMap<>();
@@ -72,8 +71,7 @@ public final class DataSourceDispatcher implements RewardFunction {
       return Map.of();
     }
     if (!(v instanceof Map<?, ?> m)) {
-      throw new RewardConfigException(
-          "custom_reward_function.reward_kwargs." + fn + " must be a map, got " + v);
+      throw new RewardConfigException(Field.KWARGS, "'" + fn + "' must be a map, got " + v);
     }
     Map<String, Object> out = new LinkedHashMap<>();
     m.forEach((k, val) -> out.put(String.valueOf(k), val));
@@ -95,12 +93,13 @@ public final class DataSourceDispatcher implements RewardFunction {
     }
     if (!unknown.isEmpty()) {
       throw new RewardConfigException(
+          Field.KWARGS,
           "no reward function for data source(s) "
               + unknown
               + "; known sources: "
               + new TreeSet<>(bySource.keySet())
-              + ". Add custom_reward_function.reward_kwargs.routes or set"
-              + " custom_reward_function.name/class");
+              + ". Route them with 'routes' (data source: function name), or name one function"
+              + " for all");
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.javelin.rewards;
 
+import static dev.javelin.rewards.RewardConfigException.Field.PATH;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -37,7 +39,6 @@ import javax.tools.ToolProvider;
  */
 public record RewardCode(Path root) {
 
-  private static final String KEY = "custom_reward_function.path";
   private static final int MAX_ERRORS_SHOWN = 10;
 
   /**
@@ -48,15 +49,14 @@ public record RewardCode(Path root) {
     String name = p.getFileName() == null ? "" : p.getFileName().toString();
     if (name.endsWith(".py")) {
       throw new RewardConfigException(
-          KEY
-              + ": "
-              + path
+          PATH,
+          path
               + " is a Python file; Javelin loads Java rewards: point it at a .java file, a jar or"
               + " a classes folder");
     }
     if (!Files.exists(p)) {
       throw new RewardConfigException(
-          KEY + ": " + path + " does not exist (a .java file, a jar or a classes folder)");
+          PATH, path + " does not exist (a .java file, a jar or a classes folder)");
     }
     if (Files.isDirectory(p)) {
       return new RewardCode(p);
@@ -68,7 +68,7 @@ public record RewardCode(Path root) {
       return new RewardCode(compile(p));
     }
     throw new RewardConfigException(
-        KEY + ": " + path + " is neither a .java file, a .jar nor a folder of classes");
+        PATH, path + " is neither a .java file, a .jar nor a folder of classes");
   }
 
   /** A class loader over this code whose parent sees the rewards API. */
@@ -76,7 +76,7 @@ public record RewardCode(Path root) {
     try {
       return new URLClassLoader("custom-reward", new URL[] {root.toUri().toURL()}, parent);
     } catch (MalformedURLException e) {
-      throw new RewardConfigException(KEY + ": cannot use " + root + " (" + e.getMessage() + ")");
+      throw new RewardConfigException(PATH, "cannot use " + root + " (" + e.getMessage() + ")");
     }
   }
 
@@ -86,12 +86,12 @@ public record RewardCode(Path root) {
     try {
       text = Files.readAllBytes(source);
     } catch (IOException e) {
-      throw new RewardConfigException(KEY + ": cannot read " + source + " (" + e + ")");
+      throw new RewardConfigException(PATH, "cannot read " + source + " (" + e + ")");
     }
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) {
       throw new RewardConfigException(
-          KEY + ": compiling " + source + " needs a JDK (this Java has no compiler); use a jar");
+          PATH, "compiling " + source + " needs a JDK (this Java has no compiler); use a jar");
     }
     String key = RewardCache.key(text);
     Path out;
@@ -103,7 +103,7 @@ public record RewardCode(Path root) {
       RewardCache.createPrivate(out);
       RewardCache.clear(out); // an unfinished or altered entry is compiled again
     } catch (IOException | UncheckedIOException e) {
-      throw new RewardConfigException(KEY + ": cannot use the reward cache (" + e + ")");
+      throw new RewardConfigException(PATH, "cannot use the reward cache (" + e + ")");
     }
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
     try (StandardJavaFileManager files =
@@ -116,18 +116,18 @@ public record RewardCode(Path root) {
               .getTask(log, files, diags, options, null, files.getJavaFileObjects(source.toFile()))
               .call();
       if (!ok) {
-        throw new RewardConfigException(compileErrors(source, diags.getDiagnostics(), log));
+        throw new RewardConfigException(PATH, compileErrors(source, diags.getDiagnostics(), log));
       }
       RewardCache.seal(out, key);
     } catch (IOException e) {
-      throw new RewardConfigException(KEY + ": cannot compile " + source + " (" + e + ")");
+      throw new RewardConfigException(PATH, "cannot compile " + source + " (" + e + ")");
     }
     return out;
   }
 
   private static String compileErrors(
       Path source, List<Diagnostic<? extends JavaFileObject>> diags, StringWriter log) {
-    StringBuilder b = new StringBuilder(KEY + ": " + source + " does not compile:");
+    StringBuilder b = new StringBuilder(source + " does not compile:");
     int shown = 0;
     int errors = 0;
     for (Diagnostic<? extends JavaFileObject> d : diags) {

@@ -1,5 +1,6 @@
 package dev.javelin.rewards;
 
+import dev.javelin.rewards.RewardConfigException.Field;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collections;
@@ -107,7 +108,8 @@ public final class RewardRegistry {
     RewardFunctionProvider p = providers.get(name);
     if (p == null) {
       throw new RewardConfigException(
-          "custom_reward_function.name: unknown reward function '"
+          Field.NAME,
+          "unknown reward function '"
               + name
               + "'; registered: "
               + names()
@@ -156,10 +158,10 @@ public final class RewardRegistry {
     try {
       cls = Class.forName(className, true, loader);
     } catch (ClassNotFoundException e) {
-      throw new RewardConfigException(notFound(className), e);
+      throw new RewardConfigException(Field.CLASS_NAME, notFound(className), e);
     } catch (LinkageError e) {
       throw new RewardConfigException(
-          "custom_reward_function.class: cannot load '" + className + "' (" + e + ")", e);
+          Field.CLASS_NAME, "cannot load '" + className + "' (" + e + ")", e);
     }
     try {
       if (RewardFunctionProvider.class.isAssignableFrom(cls)) {
@@ -175,13 +177,11 @@ public final class RewardRegistry {
         throw rce;
       }
       throw new RewardConfigException(
-          "custom_reward_function.class: cannot instantiate '" + className + "' (" + cause + ")",
-          cause);
+          Field.CLASS_NAME, "cannot instantiate '" + className + "' (" + cause + ")", cause);
     }
     throw new RewardConfigException(
-        "custom_reward_function.class: '"
-            + className
-            + "' implements neither RewardFunction nor RewardFunctionProvider");
+        Field.CLASS_NAME,
+        "'" + className + "' implements neither RewardFunction nor RewardFunctionProvider");
   }
 
   /**
@@ -190,11 +190,9 @@ public final class RewardRegistry {
    */
   private String notFound(String className) {
     if (code == null) {
-      return "custom_reward_function.class: class '"
-          + className
-          + "' not found on the class path (give its code with custom_reward_function.path)";
+      return "class '" + className + "' not found on the class path (point the path at its code)";
     }
-    return "custom_reward_function.class: class '" + className + "'" + inCode(className);
+    return "class '" + className + "'" + inCode(className);
   }
 
   /** "not found in PATH; did you mean 'N'? (classes there: [...])" for a name not in the code. */
@@ -222,7 +220,7 @@ public final class RewardRegistry {
       // such as recipes/README's sums-grpo.yaml), not a function that takes no arguments.
       LOG.log(
           System.Logger.Level.WARNING,
-          "custom_reward_function.reward_kwargs "
+          "reward kwargs "
               + kw.keySet()
               + " not passed to "
               + cls.getName()
@@ -231,8 +229,8 @@ public final class RewardRegistry {
     }
     if (!kw.isEmpty()) {
       throw new RewardConfigException(
-          "custom_reward_function.reward_kwargs: "
-              + cls.getName()
+          Field.KWARGS,
+          cls.getName()
               + " has no public (Map) constructor, so it cannot take keyword arguments "
               + kw.keySet());
     }
@@ -240,8 +238,8 @@ public final class RewardRegistry {
       return (RewardFunction) cls.getConstructor().newInstance();
     } catch (NoSuchMethodException e) {
       throw new RewardConfigException(
-          "custom_reward_function.class: "
-              + cls.getName()
+          Field.CLASS_NAME,
+          cls.getName()
               + " needs a public no-arg or (java.util.Map) constructor (and a public class)",
           e);
     }

@@ -57,15 +57,13 @@ public record RewardSpec(String path, String className, String name, Map<String,
     for (String key : section.keySet()) {
       if (!KEYS.contains(key)) {
         throw new RewardConfigException(
-            "custom_reward_function."
-                + key
-                + ": unknown key; accepted: path, class, name, reward_kwargs");
+            "unknown reward key '" + key + "'; accepted: path, class, name, reward_kwargs");
       }
     }
     Object kw = section.get("reward_kwargs");
     if (kw != null && !(kw instanceof Map)) {
       throw new RewardConfigException(
-          "custom_reward_function.reward_kwargs must be a map, got " + kw);
+          RewardConfigException.Field.KWARGS, "must be a map, got " + kw);
     }
     Map<String, Object> kwargs = new LinkedHashMap<>();
     if (kw instanceof Map<?, ?> m) {
@@ -78,8 +76,7 @@ public record RewardSpec(String path, String className, String name, Map<String,
   private static String str(Map<String, Object> section, String key) {
     Object v = section.get(key);
     if (v != null && !(v instanceof String)) {
-      throw new RewardConfigException(
-          "custom_reward_function." + key + " must be a string, got " + v);
+      throw new RewardConfigException("'" + key + "' must be a string, got " + v);
     }
     return (String) v;
   }

@@ -81,7 +81,9 @@ class RewardCodeTest {
     Path src = source("Broken.java", "public class Broken {\n  int x = ;\n}\n");
     RewardConfigException e =
         assertThrows(RewardConfigException.class, () -> RewardCode.open(src.toString()));
-    assertTrue(e.getMessage().startsWith("custom_reward_function.path: "), e.getMessage());
+    assertTrue(e.getMessage().startsWith("path: "), e.getMessage());
+    assertEquals(RewardConfigException.Field.PATH, e.field().orElseThrow());
+    assertTrue(e.detail().startsWith(src + " does not compile:"), e.detail());
     assertTrue(e.getMessage().contains(src + ":2: illegal start of expression"), e.getMessage());
   }
 

@@ -16,9 +16,7 @@ import dev.javelin.backend.spmd.MeshShape;
 public record SamplerConfig(int maxSlots, DType dtype, int tensorParallel) {
   public SamplerConfig {
     if (tensorParallel < 1) {
-      throw new IllegalArgumentException(
-          "actor_rollout_ref.rollout.tensor_model_parallel_size must be >= 1, got "
-              + tensorParallel);
+      throw new IllegalArgumentException("tensorParallel must be >= 1, got " + tensorParallel);
     }
     if (maxSlots < 1) {
       throw new IllegalArgumentException("maxSlots must be >= 1, got " + maxSlots);

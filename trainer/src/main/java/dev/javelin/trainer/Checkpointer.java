@@ -38,18 +38,37 @@ public final class Checkpointer {
 
   private final Path root;
   private final int keep;
+  private final SettingNames names;
 
   /**
-   * @param root {@code trainer.default_local_dir}
-   * @param keep {@code trainer.max_ckpt_to_keep}: how many step directories survive; 0 keeps all
+   * How the caller names this checkpointer's settings in the advice of its messages ("set X to
+   * another directory"): a recipe names its keys, code its own variables.
+   *
+   * @param root the setting that chose {@code root}
+   * @param resumeFrom the setting that chooses the checkpoint to resume from
+   */
+  public record SettingNames(String root, String resumeFrom) {
+    /** The names for code that builds a checkpointer itself. */
+    public static final SettingNames PLAIN =
+        new SettingNames("the checkpoint directory", "the resume mode");
+  }
+
+  /**
+   * @param root the directory holding the step directories
+   * @param keep how many step directories survive; 0 keeps all
    */
   public Checkpointer(Path root, int keep) {
+    this(root, keep, SettingNames.PLAIN);
+  }
+
+  /** A checkpointer whose messages name its settings as {@code names} does. */
+  public Checkpointer(Path root, int keep, SettingNames names) {
     if (keep < 0) {
-      throw new IllegalArgumentException(
-          "trainer.max_ckpt_to_keep must be >= 0 (0 keeps all), got " + keep);
+      throw new IllegalArgumentException("keep must be >= 0 (0 keeps all), got " + keep);
     }
     this.root = root;
     this.keep = keep;
+    this.names = names;
   }
 
   /** Writes the contents of a checkpoint into an empty directory. */
@@ -145,7 +164,9 @@ public final class Checkpointer {
             + previous
             + ". Free space in (or make writable) "
             + root
-            + ", or set trainer.default_local_dir to another directory, then rerun the same"
+            + ", or set "
+            + names.root()
+            + " to another directory, then rerun the same"
             + " command to resume",
         e);
   }
@@ -200,8 +221,11 @@ public final class Checkpointer {
             + String.join("; ", problems)
             + ". To start over, move "
             + root
-            + " away (or set trainer.default_local_dir to a new directory); to resume from a"
-            + " copy, set trainer.resume_mode to its global_step_N directory");
+            + " away (or set "
+            + names.root()
+            + " to a new directory); to resume from a copy, set "
+            + names.resumeFrom()
+            + " to its global_step_N directory");
   }
 
   /**
@@ -221,7 +245,9 @@ public final class Checkpointer {
               + root
               + " ("
               + e.getMessage()
-              + "); make it writable or set trainer.default_local_dir to another directory",
+              + "); make it writable or set "
+              + names.root()
+              + " to another directory",
           e);
     }
   }
@@ -252,15 +278,13 @@ public final class Checkpointer {
     }
     if (mode instanceof ResumeMode.FromPath p) {
       if (!Files.isDirectory(p.dir())) {
-        throw new IllegalArgumentException(
-            "trainer.resume_mode names " + p.dir() + ", which is not a checkpoint directory");
+        throw new IllegalArgumentException(p.dir() + " is not a checkpoint directory");
       }
       stepOf(p.dir());
       Optional<String> problem = CheckpointManifest.problem(p.dir());
       if (problem.isPresent()) {
         throw new IllegalArgumentException(
-            "trainer.resume_mode names "
-                + p.dir()
+            p.dir()
                 + ", which is damaged ("
                 + problem.get()
                 + "); name another global_step_N directory, or auto");

@@ -24,7 +24,7 @@ public sealed interface ResumeMode {
     /** Requires a path. */
     public FromPath {
       if (dir == null) {
-        throw new IllegalArgumentException("trainer.resume_mode path must not be null");
+        throw new IllegalArgumentException("dir must not be null");
       }
     }
   }
@@ -33,7 +33,7 @@ public sealed interface ResumeMode {
   static ResumeMode parse(String value) {
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException(
-          "trainer.resume_mode must be auto, disable or a checkpoint path, got '" + value + "'");
+          "resume mode must be auto, disable or a checkpoint path, got '" + value + "'");
     }
     return switch (value.strip()) {
       case "auto" -> new Auto();

@@ -55,15 +55,15 @@ public record TrainerConfig(
     MeshShape mesh,
     double routerAuxLossCoef) {
 
-  /** Validates every field, naming the recipe key. */
+  /** Validates every field, naming it. */
   public TrainerConfig {
-    positive("actor_rollout_ref.actor.ppo_epochs", ppoEpochs);
-    positive("actor_rollout_ref.actor.ppo_mini_batch_size", miniBatchSize);
-    positive("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", microBatchSize);
-    positive("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", logProbMicroBatchSize);
+    positive("ppoEpochs", ppoEpochs);
+    positive("miniBatchSize", miniBatchSize);
+    positive("microBatchSize", microBatchSize);
+    positive("logProbMicroBatchSize", logProbMicroBatchSize);
     if (miniBatchSize % microBatchSize != 0) {
       throw new IllegalArgumentException(
-          "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu ("
+          "microBatchSize ("
               + microBatchSize
               + ") must divide the mini-batch of "
               + miniBatchSize
@@ -71,7 +71,7 @@ public record TrainerConfig(
     }
     if (!(temperature > 0) || !Double.isFinite(temperature)) {
       throw new IllegalArgumentException(
-          "actor_rollout_ref.rollout.temperature must be > 0 for training, got " + temperature);
+          "temperature must be > 0 for training, got " + temperature);
     }
     Objects.requireNonNull(optimizer, "optimizer");
     Objects.requireNonNull(schedule, "schedule");
@@ -79,13 +79,11 @@ public record TrainerConfig(
     Objects.requireNonNull(mesh, "mesh");
     if (loss.useKlLoss() && !useReference) {
       throw new IllegalArgumentException(
-          "actor_rollout_ref.actor.use_kl_loss needs the reference policy (useReference)");
+          "a loss with useKlLoss needs the reference policy (useReference)");
     }
     if (!(routerAuxLossCoef >= 0) || !Double.isFinite(routerAuxLossCoef)) {
       throw new IllegalArgumentException(
-          "actor_rollout_ref.model.override_config.router_aux_loss_coef must be a finite number"
-              + " >= 0, got "
-              + routerAuxLossCoef);
+          "routerAuxLossCoef must be a finite number >= 0, got " + routerAuxLossCoef);
     }
     if (Architectures.byModelType(modelType).isEmpty()) {
       throw new IllegalArgumentException(
@@ -262,9 +260,9 @@ public record TrainerConfig(
     return loss.policyLoss().rolloutCorrection().bypassMode();
   }
 
-  private static void positive(String key, int v) {
+  private static void positive(String field, int v) {
     if (v < 1) {
-      throw new IllegalArgumentException(key + " must be >= 1, got " + v);
+      throw new IllegalArgumentException(field + " must be >= 1, got " + v);
     }
   }
 }

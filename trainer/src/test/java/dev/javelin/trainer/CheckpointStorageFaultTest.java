@@ -71,8 +71,12 @@ class CheckpointStorageFaultTest {
     };
   }
 
+  /** Setting names as a recipe gives them: the advice in messages names them. */
+  private static final Checkpointer.SettingNames NAMES =
+      new Checkpointer.SettingNames("trainer.default_local_dir", "trainer.resume_mode");
+
   private Checkpointer twoSteps() {
-    Checkpointer c = new Checkpointer(root, 0);
+    Checkpointer c = new Checkpointer(root, 0, NAMES);
     c.save(1, checkpoint(1));
     c.save(2, checkpoint(2));
     return c;
@@ -168,7 +172,7 @@ class CheckpointStorageFaultTest {
   @Test
   void aFullDiskMidWriteSavesNothingAndKeepsEverythingBefore() throws IOException {
     assertTrue(Files.isWritable(DEV_FULL), "this test writes to /dev/full (ENOSPC on every write)");
-    Checkpointer c = new Checkpointer(root, 1);
+    Checkpointer c = new Checkpointer(root, 1, NAMES);
     c.save(1, checkpoint(1));
     byte[] before = Files.readAllBytes(root.resolve("global_step_1/model.safetensors"));
     CheckpointStorageException e =
@@ -234,7 +238,7 @@ class CheckpointStorageFaultTest {
   @Test
   void anUnwritableDirectoryStopsTheRunBeforeItTrains() throws IOException {
     Path file = Files.writeString(root.resolve("not-a-dir"), "x");
-    Checkpointer c = new Checkpointer(file.resolve("checkpoints"), 0);
+    Checkpointer c = new Checkpointer(file.resolve("checkpoints"), 0, NAMES);
     CheckpointStorageException e =
         assertThrows(CheckpointStorageException.class, c::requireWritable);
     assertTrue(

@@ -82,6 +82,24 @@ class CheckpointerTest {
   }
 
   @Test
+  void adviceNamesTheSettingsAsTheCallerCallsThem() throws IOException {
+    Path file = Files.writeString(root.resolve("not-a-dir"), "x");
+    String plain =
+        assertThrows(
+                CheckpointStorageException.class,
+                () -> new Checkpointer(file.resolve("c"), 0).requireWritable())
+            .getMessage();
+    assertTrue(plain.contains("set the checkpoint directory to another directory"), plain);
+    Checkpointer.SettingNames names = new Checkpointer.SettingNames("runDir", "resumeFrom");
+    String named =
+        assertThrows(
+                CheckpointStorageException.class,
+                () -> new Checkpointer(file.resolve("c"), 0, names).requireWritable())
+            .getMessage();
+    assertTrue(named.contains("set runDir to another directory"), named);
+  }
+
+  @Test
   void resumeModes() {
     Checkpointer c = new Checkpointer(root, 0);
     assertEquals(Optional.empty(), c.resolve(ResumeMode.parse("auto")));
@@ -93,7 +111,9 @@ class CheckpointerTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> c.resolve(ResumeMode.parse(root.resolve("global_step_99").toString())));
-    assertTrue(missing.getMessage().contains("trainer.resume_mode"), missing.getMessage());
+    assertTrue(
+        missing.getMessage().contains("global_step_99 is not a checkpoint directory"),
+        missing.getMessage());
     assertThrows(
         IllegalArgumentException.class, () -> c.resolve(ResumeMode.parse(root.toString())));
     assertEquals(7, Checkpointer.stepOf(seven));

@@ -31,7 +31,7 @@ public final class OverlongFilter {
     Objects.requireNonNull(examples, "examples");
     Objects.requireNonNull(length, "length");
     if (maxLength <= 0) {
-      throw new IllegalArgumentException("max_prompt_length must be > 0, got " + maxLength);
+      throw new IllegalArgumentException("maxLength must be > 0, got " + maxLength);
     }
     List<Example> kept = new ArrayList<>(examples.size());
     for (Example example : examples) {

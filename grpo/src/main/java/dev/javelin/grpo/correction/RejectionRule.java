@@ -25,13 +25,13 @@ public record RejectionRule(Level level, Divergence divergence, double lower, do
   /** Validates that the bounds are positive and that seq_max is not used with k1. */
   public RejectionRule {
     if (level == Level.SEQ_MAX && divergence == Divergence.K1) {
-      throw new IllegalArgumentException("rollout_rs option seq_max_k1 is not supported");
+      throw new IllegalArgumentException("rejection option seq_max_k1 is not supported");
     }
     if (!(upper > 0)) {
-      throw new IllegalArgumentException("rollout_rs_threshold upper bound must be > 0: " + upper);
+      throw new IllegalArgumentException("rejection upper bound must be > 0: " + upper);
     }
     if (divergence == Divergence.K1 && !(lower > 0)) {
-      throw new IllegalArgumentException("rollout_rs_threshold lower bound must be > 0: " + lower);
+      throw new IllegalArgumentException("rejection lower bound must be > 0: " + lower);
     }
   }
 
@@ -85,16 +85,17 @@ public record RejectionRule(Level level, Divergence divergence, double lower, do
    */
   public static List<RejectionRule> parse(String options, String thresholds) {
     if (options == null || options.isBlank()) {
-      throw new IllegalArgumentException("rollout_rs must be a non-empty comma-separated string");
+      throw new IllegalArgumentException(
+          "rejection options must be a non-empty comma-separated string");
     }
     if (thresholds == null || thresholds.isBlank()) {
-      throw new IllegalArgumentException("rollout_rs_threshold must be given when rollout_rs is");
+      throw new IllegalArgumentException("rejection thresholds must be given with the options");
     }
     Set<String> names = new LinkedHashSet<>(split(options));
     List<String> specs = split(thresholds);
     if (specs.size() != 1 && specs.size() != names.size()) {
       throw new IllegalArgumentException(
-          "rollout_rs_threshold needs 1 or "
+          "rejection thresholds need 1 or "
               + names.size()
               + " comma-separated values, got "
               + specs.size());
@@ -122,7 +123,7 @@ public record RejectionRule(Level level, Divergence divergence, double lower, do
     if (div != Divergence.K1) {
       if (spec.contains("_")) {
         throw new IllegalArgumentException(
-            "rollout_rs_threshold for '" + name + "' takes one upper bound, got '" + spec + "'");
+            "rejection threshold for '" + name + "' takes one upper bound, got '" + spec + "'");
       }
       return new RejectionRule(level, div, Double.NaN, number(spec, name));
     }
@@ -143,7 +144,7 @@ public record RejectionRule(Level level, Divergence divergence, double lower, do
 
   private static IllegalArgumentException unknown(String name) {
     return new IllegalArgumentException(
-        "unknown rollout_rs option '"
+        "unknown rejection option '"
             + name
             + "'; valid: token_k1, token_k2, token_k3, seq_sum_k1, seq_sum_k2, seq_sum_k3,"
             + " seq_mean_k1, seq_mean_k2, seq_mean_k3, seq_max_k2, seq_max_k3");
@@ -154,7 +155,7 @@ public record RejectionRule(Level level, Divergence divergence, double lower, do
       return Double.parseDouble(s.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "rollout_rs_threshold for '" + name + "' is not a number: '" + s + "'", e);
+          "rejection threshold for '" + name + "' is not a number: '" + s + "'", e);
     }
   }
 

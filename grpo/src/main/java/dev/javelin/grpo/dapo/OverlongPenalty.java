@@ -23,9 +23,9 @@ public record OverlongPenalty(OverlongBufferConfig config, int maxResponseLength
     }
     if (maxResponseLength < config.len()) {
       throw new IllegalArgumentException(
-          "max_response_length ("
+          "maxResponseLength ("
               + maxResponseLength
-              + ") must be >= overlong_buffer.len ("
+              + ") must be >= the buffer's len ("
               + config.len()
               + ")");
     }

@@ -3,6 +3,7 @@ package dev.javelin.recipes.cli;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsException;
 import dev.javelin.datasets.DatasetException;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.metrics.RunWriteException;
 import dev.javelin.rewards.RewardConfigException;
 import dev.javelin.trainer.CheckpointStorageException;
@@ -36,7 +37,9 @@ final class BadInput {
 
   /** Its message on one line (a wrapped message may carry the worker's own trace). */
   static String message(RuntimeException e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    RuntimeException named =
+        e instanceof RewardConfigException r ? RecipeConfig.rewardProblem(r) : e;
+    String m = named.getMessage() == null ? e.getClass().getSimpleName() : named.getMessage();
     return m.lines().filter(l -> !l.matches("^\\s+at .*")).reduce((a, b) -> a + "\n" + b).orElse(m);
   }
 }

@@ -4,6 +4,8 @@ import dev.javelin.recipes.api.GrpoRun;
 import dev.javelin.recipes.api.RunSpec;
 import dev.javelin.recipes.config.CheckpointRecipe;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.DataConfig;
+import dev.javelin.recipes.config.ModelSection;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
@@ -76,7 +78,9 @@ public final class Commands {
       throw new ConfigException(
           "report: "
               + dir
-              + " has no metrics.jsonl; pass a run directory (trainer.default_local_dir)");
+              + " has no metrics.jsonl; pass a run directory ("
+              + TrainerSection.DEFAULT_LOCAL_DIR.name()
+              + ")");
     }
     try {
       Path report = RunReport.write(dir);
@@ -120,7 +124,8 @@ public final class Commands {
     RayRuntime.requireHead(recipe.trainer());
     TaskData task = TaskLoader.load(recipe);
     if (task.val().isEmpty()) {
-      throw new ConfigException("recipe key 'data.val_files': eval needs validation prompts");
+      throw new ConfigException(
+          "recipe key '" + DataConfig.VAL_FILES.name() + "': eval needs validation prompts");
     }
     out.printf(Locale.ROOT, "javelin eval %s: %d prompts%n", target, task.val().size());
     new RunLoop(out, env)
@@ -181,8 +186,8 @@ public final class Commands {
           "eval: "
               + p
               + " is a directory without a recipe.yaml here or in its parent;"
-              + " pass a recipe with actor_rollout_ref.model.path="
-              + p
+              + " pass a recipe with "
+              + ModelSection.PATH.assign(p)
               + " instead");
     }
     // A checkpoint is data: the code it names and where it would write are not taken from it.
@@ -221,7 +226,7 @@ public final class Commands {
         carried.add(o);
       }
     }
-    carried.add("sft.output_dir=" + path);
+    carried.add(RecipeConfig.SFT_OUTPUT_DIR.assign(path));
     RunSummary sft = sft(warmup, carried);
     if (!sft.stopped()) {
       return Optional.empty();

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.cli;
 
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.config.TrainerSection.RayMode;
@@ -118,8 +119,11 @@ public final class Main {
                     + "' (use run, eval, sft, check, plan, convert, recipes, report, submit, jobs,"
                     + " status, heap or score)");
       };
-    } catch (ConfigException | RewardConfigException e) {
+    } catch (ConfigException e) {
       err.println("javelin: " + e.getMessage());
+      return USAGE;
+    } catch (RewardConfigException e) {
+      err.println("javelin: " + RecipeConfig.rewardProblem(e).getMessage());
       return USAGE;
     } catch (PlanCommand.DoesNotFit e) {
       err.println("javelin: " + e.getMessage());

@@ -151,15 +151,15 @@ public record ActorConfig(
         PolicyLossConfig.builder()
             .lossMode(s.getString(POLICY_LOSS_LOSS_MODE))
             .clipRatio(Checks.nonNegative(CLIP_RATIO.name(), s.getDouble(CLIP_RATIO)))
-            .clipRatioC(s.getDouble(CLIP_RATIO_C))
+            .clipRatioC(clipRatioC(s))
             .lossAggMode(s.getString(LOSS_AGG_MODE))
             .rolloutCorrection(
                 Checks.build("algorithm.rollout_correction", () -> RolloutCorrectionKeys.from(s)));
     if (s.isSet(CLIP_RATIO_LOW)) {
-      pl.clipRatioLow(s.getDouble(CLIP_RATIO_LOW));
+      pl.clipRatioLow(Checks.nonNegative(CLIP_RATIO_LOW.name(), s.getDouble(CLIP_RATIO_LOW)));
     }
     if (s.isSet(CLIP_RATIO_HIGH)) {
-      pl.clipRatioHigh(s.getDouble(CLIP_RATIO_HIGH));
+      pl.clipRatioHigh(Checks.nonNegative(CLIP_RATIO_HIGH.name(), s.getDouble(CLIP_RATIO_HIGH)));
     }
     PolicyLossConfig policy = Checks.build("actor_rollout_ref.actor", pl::build);
     ActorLossConfig loss =
@@ -168,9 +168,9 @@ public record ActorConfig(
             () ->
                 new ActorLossConfig(
                     policy,
-                    s.getDouble(ENTROPY_COEFF),
+                    Checks.nonNegative(ENTROPY_COEFF.name(), s.getDouble(ENTROPY_COEFF)),
                     s.getBool(USE_KL_LOSS),
-                    s.getDouble(KL_LOSS_COEF),
+                    Checks.nonNegative(KL_LOSS_COEF.name(), s.getDouble(KL_LOSS_COEF)),
                     KlEstimator.parse(s.getString(KL_LOSS_TYPE), KL_LOSS_TYPE.name())));
     AdamWConfig adam =
         Checks.build(
@@ -199,6 +199,12 @@ public record ActorConfig(
             : 0,
         s.getInt(PPO_EPOCHS),
         s.getBool(SHUFFLE));
+  }
+
+  private static double clipRatioC(Settings s) {
+    double c = s.getDouble(CLIP_RATIO_C);
+    Checks.require(c > 1, CLIP_RATIO_C.name(), "must be > 1 for dual-clip PPO, got " + c);
+    return c;
   }
 
   /** The LR schedule over {@code totalSteps} optimizer steps, as VeRL builds it. */

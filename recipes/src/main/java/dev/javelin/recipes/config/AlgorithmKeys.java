@@ -34,6 +34,10 @@ public final class AlgorithmKeys {
 
   /** The recipe's algorithm. */
   static AlgorithmConfig from(Settings s) {
+    for (KeySpec k : new KeySpec[] {GAMMA, LAM}) {
+      double v = s.getDouble(k);
+      Checks.require(v >= 0 && v <= 1, k.name(), "must be in [0, 1], got " + v);
+    }
     AlgorithmConfig base = AlgorithmConfig.of(AdvantageEstimator.parse(s.getString(ADV_ESTIMATOR)));
     AlgorithmConfig c =
         new AlgorithmConfig(

@@ -42,12 +42,14 @@ public final class KlInRewardKeys {
     if (!s.getBool(USE_KL_IN_REWARD)) {
       return base;
     }
+    double targetKl = s.getDouble(KL_CTRL_TARGET_KL);
+    Checks.require(targetKl > 0, KL_CTRL_TARGET_KL.name(), "must be > 0, got " + targetKl);
     KlControlConfig ctrl =
         new KlControlConfig(
             KlControlConfig.Type.parse(s.getString(KL_CTRL_TYPE)),
-            s.getDouble(KL_CTRL_KL_COEF),
-            s.getInt(KL_CTRL_HORIZON),
-            s.getDouble(KL_CTRL_TARGET_KL));
+            Checks.nonNegative(KL_CTRL_KL_COEF.name(), s.getDouble(KL_CTRL_KL_COEF)),
+            Checks.positive(KL_CTRL_HORIZON.name(), s.getInt(KL_CTRL_HORIZON)),
+            targetKl);
     return base.toBuilder()
         .klInReward(KlEstimator.parse(s.getString(KL_PENALTY), KL_PENALTY.name()), ctrl)
         .build();

@@ -2,14 +2,13 @@ package dev.javelin.recipes.config;
 
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.grpo.AlgorithmConfig;
+import dev.javelin.rewards.RewardConfigException;
 import dev.javelin.rewards.RewardSpec;
 import dev.javelin.rewards.worker.WorkerConfig;
 import dev.javelin.trainer.TrainerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -47,6 +46,7 @@ public record RecipeConfig(
     LoraConfig lora,
     ChipPlan chips) {
   private static final KeySet KEYS = new KeySet();
+  private static final String REWARD_SECTION = "custom_reward_function";
   public static final KeySpec REWARD_PATH =
       KEYS.optional(
           "custom_reward_function.path", KeyType.STRING, "a reward's .java file, jar or classes");
@@ -113,7 +113,7 @@ public record RecipeConfig(
     ActorConfig actor = Checks.build("actor_rollout_ref.actor", () -> ActorConfig.from(s));
     RolloutConfig rollout = Checks.build("actor_rollout_ref.rollout", () -> RolloutConfig.from(s));
     AlgorithmConfig algorithm = Checks.build("algorithm", () -> AlgorithmKeys.from(s));
-    RewardSpec reward = Checks.build("custom_reward_function", () -> reward(s));
+    RewardSpec reward = Checks.build(REWARD_SECTION, () -> reward(s));
     double timeout = s.getDouble(REWARD_TIMEOUT_S);
     Checks.require(timeout > 0, REWARD_TIMEOUT_S.name(), "must be > 0");
     RewardWorkerKeys.from(s, Duration.ofMillis((long) (timeout * 1000))); // checked at load
@@ -140,14 +140,31 @@ public record RecipeConfig(
   }
 
   private static RewardSpec reward(Settings s) {
-    Map<String, Object> section = new LinkedHashMap<>();
-    s.optString(REWARD_PATH).ifPresent(v -> section.put("path", v));
-    s.optString(REWARD_CLASS).ifPresent(v -> section.put("class", v));
-    s.optString(REWARD_NAME).ifPresent(v -> section.put("name", v));
-    if (s.isSet(REWARD_KWARGS)) {
-      section.put("reward_kwargs", s.getMap(REWARD_KWARGS));
-    }
-    return RewardSpec.fromRecipe(section);
+    return new RewardSpec(
+        s.optString(REWARD_PATH).orElse(null),
+        s.optString(REWARD_CLASS).orElse(null),
+        s.optString(REWARD_NAME).orElse(null),
+        s.getMap(REWARD_KWARGS));
+  }
+
+  /**
+   * A reward problem in the recipe's words: the key of the reward field it lies in, else the
+   * section.
+   */
+  public static ConfigException rewardProblem(RewardConfigException e) {
+    String where =
+        e.field()
+            .map(
+                f ->
+                    switch (f) {
+                      case PATH -> REWARD_PATH;
+                      case CLASS_NAME -> REWARD_CLASS;
+                      case NAME -> REWARD_NAME;
+                      case KWARGS -> REWARD_KWARGS;
+                    })
+            .map(KeySpec::name)
+            .orElse(REWARD_SECTION);
+    return new ConfigException(where + ": " + e.detail(), e);
   }
 
   /**

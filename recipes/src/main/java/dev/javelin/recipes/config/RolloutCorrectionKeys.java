@@ -16,7 +16,7 @@ import dev.javelin.grpo.RolloutCorrectionConfig.IsLevel;
 public final class RolloutCorrectionKeys {
   static final String P = "algorithm.rollout_correction.";
   private static final KeySet KEYS = new KeySet();
-  static final KeySpec ROLLOUT_IS =
+  public static final KeySpec ROLLOUT_IS =
       KEYS.optional(P + "rollout_is", KeyType.STRING, "TIS level: token, sequence or none (off)");
   static final KeySpec ROLLOUT_IS_THRESHOLD =
       KEYS.of(P + "rollout_is_threshold", KeyType.DOUBLE, 2.0, "TIS truncation C");
@@ -52,7 +52,7 @@ public final class RolloutCorrectionKeys {
     IsLevel level =
         defaultedByOneStepOff(s)
             ? IsLevel.TOKEN
-            : IsLevel.parse(s.optString(ROLLOUT_IS).orElse(null));
+            : IsLevel.parse(s.optString(ROLLOUT_IS).orElse(null), ROLLOUT_IS.name());
     RolloutCorrectionConfig c =
         RolloutCorrectionConfig.truncatedIs(level, threshold)
             .withBatchNormalize(s.getBool(ROLLOUT_IS_BATCH_NORMALIZE));
@@ -61,11 +61,28 @@ public final class RolloutCorrectionKeys {
           s.isSet(ROLLOUT_RS_THRESHOLD),
           ROLLOUT_RS_THRESHOLD.name(),
           "must be set with " + ROLLOUT_RS.name());
-      c = c.withRejection(s.getString(ROLLOUT_RS), s.getString(ROLLOUT_RS_THRESHOLD));
+      c = withRejection(c, s.getString(ROLLOUT_RS), s.getString(ROLLOUT_RS_THRESHOLD));
     }
     if (s.getBool(BYPASS_MODE)) {
-      c = c.inBypassMode(BypassLossType.parse(s.getString(LOSS_TYPE)));
+      c = c.inBypassMode(BypassLossType.parse(s.getString(LOSS_TYPE), LOSS_TYPE.name()));
     }
     return c;
+  }
+
+  /** {@code c} with the rejection rules, a bad rule or threshold naming both keys. */
+  private static RolloutCorrectionConfig withRejection(
+      RolloutCorrectionConfig c, String rules, String thresholds) {
+    try {
+      return c.withRejection(rules, thresholds);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          "recipe keys '"
+              + ROLLOUT_RS.name()
+              + "' and '"
+              + ROLLOUT_RS_THRESHOLD.name()
+              + "': "
+              + e.getMessage(),
+          e);
+    }
   }
 }

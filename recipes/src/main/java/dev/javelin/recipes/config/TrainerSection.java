@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.trainer.Checkpointer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -222,6 +223,14 @@ public record TrainerSection(
   /** Whether generation of step k+1 overlaps the update of step k. */
   public boolean oneStepOff() {
     return rolloutMode.equals("one_step_off");
+  }
+
+  private static final Checkpointer.SettingNames CHECKPOINT_KEYS =
+      new Checkpointer.SettingNames(DEFAULT_LOCAL_DIR.name(), RESUME_MODE.name());
+
+  /** The run's checkpoints, whose messages name this section's keys. */
+  public Checkpointer checkpointer() {
+    return new Checkpointer(defaultLocalDir, maxCkptToKeep, CHECKPOINT_KEYS);
   }
 
   /** Whether step {@code step} (1-based) is a checkpoint step. */

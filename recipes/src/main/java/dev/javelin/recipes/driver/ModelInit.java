@@ -7,6 +7,7 @@ import dev.javelin.backend.model.Architectures;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.ModelOverrideKeys;
+import dev.javelin.recipes.config.ModelSection;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.TaskLoader;
 import dev.javelin.trainer.engine.PolicySnapshots;
@@ -21,6 +22,8 @@ import java.util.function.Supplier;
  * model of the {@code init.*} shape sized to the tokenizer's vocabulary.
  */
 public final class ModelInit {
+  private static final String PATH_KEY = "recipe key '" + ModelSection.PATH.name() + "': ";
+
   private ModelInit() {}
 
   /** The model's shape. */
@@ -59,7 +62,9 @@ public final class ModelInit {
     String stated = recipe.model().modelType();
     if (recipe.model().modelTypeStated() && !stated.equals(actual)) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.model_type' is '"
+          "recipe key '"
+              + ModelSection.MODEL_TYPE.name()
+              + "' is '"
               + stated
               + "' but checkpoint "
               + checkpoint
@@ -98,7 +103,7 @@ public final class ModelInit {
       }
       if (bad > 0) {
         throw new ConfigException(
-            "recipe key 'actor_rollout_ref.model.path': "
+            PATH_KEY
                 + checkpoint
                 + " has non-finite weights ("
                 + bad
@@ -126,7 +131,7 @@ public final class ModelInit {
     try {
       return read.get();
     } catch (GgufException e) {
-      throw new ConfigException("recipe key 'actor_rollout_ref.model.path': " + e.getMessage());
+      throw new ConfigException(PATH_KEY + e.getMessage());
     } catch (IllegalArgumentException | UncheckedIOException | ArithmeticException e) {
       String file =
           ModelCheckpoint.isGguf(checkpoint) ? checkpoint.toString() : checkpoint + "/config.json";
@@ -134,10 +139,7 @@ public final class ModelInit {
       if (e.getCause() != null && e.getCause().getMessage() != null) {
         why += " (" + e.getCause().getMessage().lines().findFirst().orElse("") + ")";
       }
-      throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.path': "
-              + (why.contains(file) ? why : file + ": " + why),
-          e);
+      throw new ConfigException(PATH_KEY + (why.contains(file) ? why : file + ": " + why), e);
     }
   }
 
@@ -145,14 +147,14 @@ public final class ModelInit {
     Path dir = Path.of(recipe.model().path());
     if (ModelCheckpoint.isGguf(dir)) {
       if (!Files.isRegularFile(dir)) {
-        throw new ConfigException(
-            "recipe key 'actor_rollout_ref.model.path': no GGUF file " + dir.toAbsolutePath());
+        throw new ConfigException(PATH_KEY + "no GGUF file " + dir.toAbsolutePath());
       }
       return dir;
     }
     if (!Files.isRegularFile(dir.resolve("config.json"))) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.path': no config.json in "
+          PATH_KEY
+              + "no config.json in "
               + dir.toAbsolutePath()
               + (recipe.model().warmupRecipe() != null
                   ? " (run its warm-up first: javelin sft " + recipe.model().warmupRecipe() + ")"

@@ -70,8 +70,10 @@ final class OverlapMetrics {
                 + "-level TIS, threshold "
                 + rc.rolloutIsThreshold()
                 + (RolloutCorrectionKeys.defaultedByOneStepOff(recipe.settings())
-                    ? " (one_step_off's default; set algorithm.rollout_correction.rollout_is)"
+                    ? " (one_step_off's default; set "
+                        + RolloutCorrectionKeys.ROLLOUT_IS.name()
+                        + ")"
                     : "")
-            : "none (algorithm.rollout_correction.rollout_is=none)");
+            : "none (" + RolloutCorrectionKeys.ROLLOUT_IS.assign("none") + ")");
   }
 }

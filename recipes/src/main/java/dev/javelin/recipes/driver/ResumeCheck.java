@@ -5,7 +5,6 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.TrainerSection;
-import dev.javelin.trainer.Checkpointer;
 import dev.javelin.trainer.ResumeMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,16 +43,18 @@ public final class ResumeCheck {
               + describe(theirs)
               + "; this recipe: "
               + describe(ours)
-              + "), so the run cannot resume from it: set another trainer.default_local_dir,"
-              + " or trainer.resume_mode=disable once that directory is emptied");
+              + "), so the run cannot resume from it: set another "
+              + TrainerSection.DEFAULT_LOCAL_DIR.name()
+              + ", or "
+              + TrainerSection.RESUME_MODE.assign("disable")
+              + " once that directory is emptied");
     }
   }
 
   private static Optional<Path> checkpointToResume(RecipeConfig recipe) {
     ResumeMode mode = RunCheckpoints.parse(recipe.trainer().resumeMode());
     try {
-      return new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep())
-          .resolve(mode);
+      return recipe.trainer().checkpointer().resolve(mode);
     } catch (IllegalArgumentException | IllegalStateException e) {
       return Optional.empty(); // a bad resume_mode is reported by the resume itself
     }

@@ -9,6 +9,7 @@ import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.trainer.BestCheckpoint;
 import dev.javelin.trainer.Checkpointer;
@@ -42,8 +43,7 @@ public final class RunCheckpoints {
   RunCheckpoints(RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer) {
     this.recipe = recipe;
     this.tokenizer = tokenizer;
-    this.checkpointer =
-        new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
+    this.checkpointer = recipe.trainer().checkpointer();
     this.mode = parse(recipe.trainer().resumeMode());
     this.trainer = trainer;
     this.keepBest = BestCheckpointKeys.keepBest(recipe.settings());
@@ -64,7 +64,8 @@ public final class RunCheckpoints {
     try {
       dir = checkpointer.resolve(mode);
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new ConfigException("recipe key 'trainer.resume_mode': " + e.getMessage(), e);
+      throw new ConfigException(
+          "recipe key '" + TrainerSection.RESUME_MODE.name() + "': " + e.getMessage(), e);
     }
     if (dir.isEmpty()) {
       refuseToOverwrite(recipe);
@@ -103,7 +104,8 @@ public final class RunCheckpoints {
               + describe(saved)
               + ", this run asks for "
               + describe(run)
-              + "; resume with the same LoRA keys or start a new trainer.experiment_name");
+              + "; resume with the same LoRA keys or start a new "
+              + TrainerSection.EXPERIMENT_NAME.name());
     }
   }
 
@@ -127,18 +129,20 @@ public final class RunCheckpoints {
     if (!(parse(recipe.trainer().resumeMode()) instanceof ResumeMode.Disable)) {
       return;
     }
-    Checkpointer existing =
-        new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
+    Checkpointer existing = recipe.trainer().checkpointer();
     List<Path> steps = existing.steps();
     if (existing.hasCheckpoints()) {
       throw new ConfigException(
-          "recipe key 'trainer.resume_mode': disable, but "
+          "recipe key '"
+              + TrainerSection.RESUME_MODE.name()
+              + "': disable, but "
               + recipe.trainer().defaultLocalDir()
               + " already holds checkpoints (latest "
               + (steps.isEmpty() ? Checkpointer.MARKER : steps.get(steps.size() - 1).getFileName())
-              + "); nothing was changed. To start fresh set another trainer.default_local_dir"
-              + " (or delete that directory); to continue that run drop"
-              + " trainer.resume_mode=disable");
+              + "); nothing was changed. To start fresh set another "
+              + TrainerSection.DEFAULT_LOCAL_DIR.name()
+              + " (or delete that directory); to continue that run drop "
+              + TrainerSection.RESUME_MODE.assign("disable"));
     }
   }
 

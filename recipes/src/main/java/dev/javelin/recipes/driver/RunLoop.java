@@ -1,6 +1,7 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.DataConfig;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection.RayMode;
@@ -13,7 +14,6 @@ import dev.javelin.recipes.ray.Workers;
 import dev.javelin.recipes.report.RunReport;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.rewards.RewardFunction;
-import dev.javelin.trainer.Checkpointer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -132,7 +132,9 @@ public final class RunLoop {
     int batch = recipe.data().trainBatchSize();
     if (task.train().size() < batch) {
       throw new ConfigException(
-          "recipe key 'data.train_batch_size': only "
+          "recipe key '"
+              + DataConfig.TRAIN_BATCH_SIZE.name()
+              + "': only "
               + task.train().size()
               + " usable training "
               + rows
@@ -145,9 +147,8 @@ public final class RunLoop {
 
   /** {@code trainer.default_local_dir}, created; one line naming it when it cannot be. */
   public static Path prepareRunDir(RecipeConfig recipe) {
-    Path dir = recipe.trainer().defaultLocalDir();
-    new Checkpointer(dir, 0).requireWritable();
-    return dir;
+    recipe.trainer().checkpointer().requireWritable();
+    return recipe.trainer().defaultLocalDir();
   }
 
   private MetricsLoggers.Run loggerRun(RecipeConfig recipe, Path dir) {

@@ -2,7 +2,6 @@ package dev.javelin.recipes.driver;
 
 import dev.javelin.datasets.Example;
 import dev.javelin.datasets.Tokenizer;
-import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.rewards.BatchScorer;
@@ -59,7 +58,7 @@ public final class Scoring implements AutoCloseable {
       return new RewardScorer(
           fn, RewardScorerConfig.defaults().withTimeout(recipe.rewardTimeout()));
     } catch (RewardConfigException e) {
-      throw new ConfigException(e.getMessage(), e);
+      throw RecipeConfig.rewardProblem(e);
     }
   }
 
@@ -89,7 +88,7 @@ public final class Scoring implements AutoCloseable {
     try {
       return scorer.scoreAll(inputs);
     } catch (RewardConfigException e) { // the reward's workers keep dying at start-up
-      throw new ConfigException(e.getMessage(), e);
+      throw RecipeConfig.rewardProblem(e);
     }
   }
 

@@ -149,7 +149,7 @@ public final class SftRunner {
   private String stoppedAt(double acc, int step, int total) {
     return String.format(
         Locale.ROOT,
-        "sft.stop_at_accuracy %s reached: %s at step %d of %d",
+        RecipeConfig.SFT_STOP_AT_ACCURACY.name() + " %s reached: %s at step %d of %d",
         HeldOut.format(stopAtAccuracy(), true),
         HeldOut.format(acc, true),
         step,

@@ -5,6 +5,7 @@ import dev.javelin.backend.checkpoint.safetensors.TensorInfo;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.ModelSection;
 import dev.javelin.recipes.config.RecipeConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ import java.util.stream.Stream;
  * then one line naming the file instead of a failed actor.
  */
 public final class WeightFiles {
-  private static final String KEY = "recipe key 'actor_rollout_ref.model.path': ";
+  private static final String KEY = "recipe key '" + ModelSection.PATH.name() + "': ";
 
   private WeightFiles() {}
 

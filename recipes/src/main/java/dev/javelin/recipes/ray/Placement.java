@@ -1,5 +1,6 @@
 package dev.javelin.recipes.ray;
 
+import dev.javelin.recipes.config.TrainerSection;
 import io.ray.api.PlacementGroups;
 import io.ray.api.call.BaseActorCreator;
 import io.ray.api.options.PlacementGroupCreationOptions;
@@ -71,7 +72,8 @@ record Placement(PlacementGroup group, List<Map<String, Double>> bundles) {
               + ") within "
               + RESERVE_TIMEOUT_S
               + " s: the run needs one per sampler plus the trainer; start the head with more"
-              + " (RAY_NUM_CPUS for tools/setup/ray-cluster.sh) or lower trainer.samplers");
+              + " (RAY_NUM_CPUS for tools/setup/ray-cluster.sh) or lower "
+              + TrainerSection.SAMPLERS.name());
     }
     return new Placement(group, bundles);
   }

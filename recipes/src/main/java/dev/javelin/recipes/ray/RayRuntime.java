@@ -76,7 +76,9 @@ public final class RayRuntime {
    */
   public static void requireHead(TrainerSection trainer) {
     if (trainer.ray() == RayMode.CLUSTER) {
-      requireReachable(address(trainer), "--ray-address / trainer.ray_address / RAY_ADDRESS");
+      requireReachable(
+          address(trainer),
+          "--ray-address / " + TrainerSection.RAY_ADDRESS.name() + " / RAY_ADDRESS");
     }
   }
 

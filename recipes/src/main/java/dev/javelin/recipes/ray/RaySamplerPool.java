@@ -259,7 +259,12 @@ public final class RaySamplerPool implements SamplerPool {
       } catch (SamplerDiedException e) {
         if (attempt >= maxAttempts) {
           throw new IllegalStateException(
-              "sampler " + i + " died and did not come back (trainer.max_restarts exhausted?)", e);
+              "sampler "
+                  + i
+                  + " died and did not come back ("
+                  + TrainerSection.MAX_RESTARTS.name()
+                  + " exhausted?)",
+              e);
         }
       }
     }

@@ -6,6 +6,7 @@ import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
 import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
+import dev.javelin.recipes.config.ModelSection;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
@@ -59,7 +60,13 @@ public final class Workers implements AutoCloseable {
       }
     } catch (IOException e) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.path': cannot read " + modelPath + " (" + e + ")",
+          "recipe key '"
+              + ModelSection.PATH.name()
+              + "': cannot read "
+              + modelPath
+              + " ("
+              + e
+              + ")",
           e);
     }
   }
@@ -74,7 +81,9 @@ public final class Workers implements AutoCloseable {
       available = d.chips().size();
     } catch (IllegalArgumentException | IllegalStateException | UnsatisfiedLinkError e) {
       throw new ConfigException(
-          "recipe key 'trainer.device': "
+          "recipe key '"
+              + TrainerSection.DEVICE.name()
+              + "': "
               + e.getMessage()
               + " (use --device cpu, or install the plugin the reason names)",
           e);

@@ -53,11 +53,16 @@ public final class TaskLoader {
   private static void requireModelAt(Path dir) {
     if (!Files.exists(dir)) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.path': no model at "
+          "recipe key '"
+              + ModelSection.PATH.name()
+              + "': no model at "
               + dir.toAbsolutePath()
               + "; put a checkpoint there (config.json, model.safetensors, tokenizer.json), pass"
-              + " actor_rollout_ref.model.path=<dir>, or actor_rollout_ref.model.path= for a"
-              + " random model of the init.* shape");
+              + " "
+              + ModelSection.PATH.assign("<dir>")
+              + ", or "
+              + ModelSection.PATH.assign("")
+              + " for a random model of the init.* shape");
     }
   }
 
@@ -84,7 +89,7 @@ public final class TaskLoader {
       return Tokenizers.load(Path.of(path));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(
-          "recipe key 'actor_rollout_ref.model.tokenizer_path': " + e.getMessage(), e);
+          "recipe key '" + ModelSection.TOKENIZER_PATH.name() + "': " + e.getMessage(), e);
     }
   }
 
@@ -183,9 +188,11 @@ public final class TaskLoader {
       case "gsm8k" -> DatasetSpec.gsm8k(path);
       default ->
           throw new ConfigException(
-              "recipe key 'data.file_format': cannot tell the format of "
+              "recipe key '"
+                  + DataConfig.FILE_FORMAT.name()
+                  + "': cannot tell the format of "
                   + path
-                  + "; set data.file_format to gsm8k, math500 or parquet");
+                  + "; set it to gsm8k, math500 or parquet");
     };
   }
 
@@ -213,13 +220,16 @@ public final class TaskLoader {
       if (ids.length > data.maxPromptLength()) {
         if (!data.filterOverlongPrompts()) {
           throw new ConfigException(
-              "recipe key 'data.max_prompt_length': "
+              "recipe key '"
+                  + DataConfig.MAX_PROMPT_LENGTH.name()
+                  + "': "
                   + split
                   + " prompt "
                   + e.uid()
                   + " has "
                   + ids.length
-                  + " tokens; raise the limit or set data.filter_overlong_prompts=true");
+                  + " tokens; raise the limit or set "
+                  + DataConfig.FILTER_OVERLONG_PROMPTS.assign(true));
         }
         dropped++;
         continue;
@@ -228,7 +238,8 @@ public final class TaskLoader {
     }
     if (dropped > 0) {
       int d = dropped;
-      LOG.warning(() -> split + ": dropped " + d + " prompts over data.max_prompt_length");
+      LOG.warning(
+          () -> split + ": dropped " + d + " prompts over " + DataConfig.MAX_PROMPT_LENGTH.name());
     }
     reportUnencodable(split, unencodable, firstUnencodable, out.isEmpty() && dropped == 0);
     return out;
@@ -253,7 +264,9 @@ public final class TaskLoader {
               + " prompts (first: "
               + first
               + "); use a tokenizer that covers these characters (a Hugging Face tokenizer"
-              + " directory) or a data.prompt_template / dataset without them");
+              + " directory) or a "
+              + DataConfig.PROMPT_TEMPLATE.name()
+              + " / dataset without them");
     }
     LOG.warning(
         () ->

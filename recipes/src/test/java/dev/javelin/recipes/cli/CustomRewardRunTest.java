@@ -73,6 +73,7 @@ class CustomRewardRunTest {
     String msg = err.toString(StandardCharsets.UTF_8);
     assertEquals(2, code, msg);
     assertTrue(msg.contains(src + ":6: "), msg);
+    assertTrue(msg.startsWith("javelin: custom_reward_function.path: " + src), msg);
     assertFalse(msg.lines().anyMatch(l -> l.matches("^\\s+at [a-z].*")), msg);
   }
 }

@@ -37,6 +37,9 @@ class RunDirTest {
 
     assertEquals(2, run(TinyRecipe.runArgs(dir, 2, "custom_reward_function.name=nosuch")));
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("nosuch"));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("custom_reward_function.name: unknown"),
+        err.toString(StandardCharsets.UTF_8));
     assertEquals(recipe, Files.readString(dir.resolve("recipe.yaml")), "failed start kept it");
 
     assertEquals(2, run(TinyRecipe.runArgs(dir, 2, "trainer.resume_mode=disable")));
@@ -44,6 +47,13 @@ class RunDirTest {
     assertTrue(msg.contains("already holds checkpoints (latest global_step_1)"), msg);
     assertTrue(msg.contains("set another trainer.default_local_dir"), msg);
     assertEquals(recipe, Files.readString(dir.resolve("recipe.yaml")));
+
+    Path missing = dir.resolve("global_step_99");
+    assertEquals(2, run(TinyRecipe.runArgs(dir, 2, "trainer.resume_mode=" + missing)));
+    msg = err.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        msg.contains("recipe key 'trainer.resume_mode': " + missing + " is not a checkpoint"), msg);
+    assertEquals(1, msg.strip().lines().count(), msg);
 
     // A rerun with more steps resumes from the checkpoint (its recipe.yaml beside the weights).
     assertEquals(0, run(TinyRecipe.runArgs(dir, 2)), err.toString(StandardCharsets.UTF_8));

@@ -91,6 +91,52 @@ class RecipeConfigTest {
         "128 samples");
   }
 
+  /** Limits the grpo library also enforces are reported by the recipe key, before it sees them. */
+  @Test
+  void libraryLimitsNameTheRecipeKey() {
+    String[][] cases = {
+      {"algorithm.gamma=1.5", "recipe key 'algorithm.gamma'", "[0, 1], got 1.5"},
+      {"algorithm.lam=-0.1", "recipe key 'algorithm.lam'", "[0, 1]"},
+      {"actor_rollout_ref.actor.clip_ratio_c=1.0", "'actor_rollout_ref.actor.clip_ratio_c'", "> 1"},
+      {"actor_rollout_ref.actor.clip_ratio_low=-0.1", "'actor_rollout_ref.actor.clip_ratio_low'"},
+      {"actor_rollout_ref.actor.clip_ratio_high=-0.1", "'actor_rollout_ref.actor.clip_ratio_high'"},
+      {"actor_rollout_ref.actor.entropy_coeff=-1", "'actor_rollout_ref.actor.entropy_coeff'"},
+      {"actor_rollout_ref.actor.kl_loss_coef=-1", "'actor_rollout_ref.actor.kl_loss_coef'"},
+      {"algorithm.rollout_correction.rollout_is=tokn", "algorithm.rollout_correction.rollout_is"},
+    };
+    for (String[] c : cases) {
+      mentions(fails("recipes/arith-grpo.yaml", c[0]), List.of(c).subList(1, c.length));
+    }
+    String kl = "algorithm.use_kl_in_reward=true";
+    mentions(
+        fails("recipes/arith-grpo.yaml", kl, "algorithm.kl_ctrl.kl_coef=-1"),
+        "recipe key 'algorithm.kl_ctrl.kl_coef'");
+    mentions(
+        fails("recipes/arith-grpo.yaml", kl, "algorithm.kl_ctrl.horizon=0"),
+        "recipe key 'algorithm.kl_ctrl.horizon'");
+    mentions(
+        fails("recipes/arith-grpo.yaml", kl, "algorithm.kl_ctrl.target_kl=0"),
+        "recipe key 'algorithm.kl_ctrl.target_kl'");
+    mentions(
+        fails(
+            "recipes/arith-grpo.yaml",
+            "algorithm.rollout_correction.bypass_mode=true",
+            "algorithm.rollout_correction.loss_type=reinforc"),
+        "algorithm.rollout_correction.loss_type",
+        "did you mean 'reinforce'");
+    mentions(
+        fails(
+            "recipes/arith-grpo.yaml",
+            "algorithm.rollout_correction.rollout_rs=token_k9",
+            "algorithm.rollout_correction.rollout_rs_threshold=2"),
+        "algorithm.rollout_correction.rollout_rs'",
+        "unknown rejection option 'token_k9'");
+  }
+
+  private static void mentions(ConfigException e, List<String> parts) {
+    mentions(e, parts.toArray(new String[0]));
+  }
+
   @Test
   void choicesSuggestTheClosest() {
     mentions(

@@ -1,5 +1,6 @@
 package dev.javelin.rewards.worker;
 
+import dev.javelin.rewards.RewardConfigException;
 import dev.javelin.rewards.RewardInput;
 import dev.javelin.rewards.RewardResult;
 import dev.javelin.rewards.RewardSpec;
@@ -50,6 +51,25 @@ final class Wire {
     Map<String, Object> m = message("fail");
     m.put("msg", why);
     return m;
+  }
+
+  /** A configuration error with the spec field it lies in, for the driver to name. */
+  static Map<String, Object> fail(RewardConfigException e) {
+    Map<String, Object> m = fail(e.detail());
+    e.field().ifPresent(f -> m.put("field", f.name()));
+    return m;
+  }
+
+  /** The configuration error a {@code fail} frame carries. */
+  static RewardConfigException failure(Map<String, Object> fail) {
+    String msg = str(fail, "msg");
+    String field = str(fail, "field");
+    for (RewardConfigException.Field f : RewardConfigException.Field.values()) {
+      if (f.name().equals(field)) {
+        return new RewardConfigException(f, msg == null ? "bad reward" : msg);
+      }
+    }
+    return new RewardConfigException(msg == null ? "bad reward" : msg);
   }
 
   /** Appends one row as a JSON array to {@code b} (rows are encoded one by one to size frames). */

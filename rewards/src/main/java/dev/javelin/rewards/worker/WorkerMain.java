@@ -72,10 +72,10 @@ public final class WorkerMain {
       sink.send(Wire.ready(fn.name(), fn.prefersBatch()));
       return fn;
     } catch (RewardConfigException e) {
-      sink.send(Wire.fail(e.getMessage()));
+      sink.send(Wire.fail(e));
       return null;
     } catch (RuntimeException | LinkageError e) {
-      sink.send(Wire.fail("custom_reward_function: the reward cannot be created (" + e + ")"));
+      sink.send(Wire.fail("the reward cannot be created (" + e + ")"));
       return null;
     }
   }

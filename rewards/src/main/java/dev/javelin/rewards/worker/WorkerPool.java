@@ -74,7 +74,7 @@ public final class WorkerPool implements AutoCloseable {
       Event e = poll(until - System.nanoTime());
       if (e == null) {
         throw new RewardConfigException(
-            "custom_reward_function: no reward worker for " + described + " started within 60 s");
+            "no reward worker for " + described + " started within 60 s");
       }
       handle(e, null);
     }
@@ -128,7 +128,7 @@ public final class WorkerPool implements AutoCloseable {
     Map<String, Object> body = ((Message) e).body();
     switch (Wire.type(body)) {
       case "ready" -> ready(w, body);
-      case "fail" -> failed(w, Wire.str(body, "msg"));
+      case "fail" -> failed(w, Wire.failure(body));
       case "done" -> {
         if (batch != null && w.state == State.BUSY) {
           batch.results(w, body);
@@ -145,12 +145,12 @@ public final class WorkerPool implements AutoCloseable {
     prefersBatch = Boolean.TRUE.equals(body.get("batch"));
   }
 
-  private void failed(WorkerProcess w, String msg) {
+  private void failed(WorkerProcess w, RewardConfigException failure) {
     retire(w, false);
     if (name == null) {
-      throw new RewardConfigException(msg == null ? "custom_reward_function: bad reward" : msg);
+      throw failure;
     }
-    startFailure(w, msg, -1);
+    startFailure(w, failure.getMessage(), -1);
   }
 
   private void ended(WorkerProcess w, Ended end, Dispatch batch) {
@@ -176,7 +176,7 @@ public final class WorkerPool implements AutoCloseable {
       String output = w.lastOutput();
       String last = output.isBlank() ? "" : "; its last output: " + output;
       throw new RewardConfigException(
-          "custom_reward_function: the reward worker for "
+          "the reward worker for "
               + described
               + " exited at start-up "
               + startFailures
@@ -233,11 +233,7 @@ public final class WorkerPool implements AutoCloseable {
       slots[slot] = WorkerProcess.start(id, command, init, events, log);
     } catch (IOException e) {
       throw new RewardConfigException(
-          "custom_reward_function: cannot start a reward worker ("
-              + command.get(0)
-              + ": "
-              + e
-              + ")");
+          "cannot start a reward worker (" + command.get(0) + ": " + e + ")");
     }
   }
 

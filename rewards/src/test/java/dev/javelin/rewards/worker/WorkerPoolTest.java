@@ -211,6 +211,8 @@ class WorkerPoolTest {
             RewardConfigException.class,
             () -> new ProcessScorer(new RewardSpec("no.such.Reward", null, Map.of()), CONFIG));
     assertTrue(e.getMessage().contains("no.such.Reward"), e.getMessage());
+    // the worker's frame carries the field, so the driver can name it in its own terms
+    assertEquals(RewardConfigException.Field.CLASS_NAME, e.field().orElseThrow(), e.getMessage());
     assertNoWorkersLeft();
   }
 }

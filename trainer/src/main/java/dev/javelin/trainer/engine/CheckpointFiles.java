@@ -82,7 +82,7 @@ final class CheckpointFiles {
                 + LORA_ADAPTER
                 + "/"
                 + PeftAdapter.CONFIG
-                + ": it was saved without LoRA (actor_rollout_ref.model.lora_rank=0)");
+                + ": it was saved without LoRA adapters (full fine-tuning)");
       }
       PeftAdapter adapter = PeftAdapter.load(ad, model.config());
       if (!adapter.lora().equals(model.lora())) {

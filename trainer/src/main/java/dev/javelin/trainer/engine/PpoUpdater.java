@@ -329,8 +329,7 @@ public final class PpoUpdater implements Trainer {
       throw new IllegalArgumentException(
           "the batch of "
               + samples.size()
-              + " samples must be a non-zero multiple of actor_rollout_ref.actor.ppo_mini_batch_size"
-              + " × rollout.n = "
+              + " samples must be a non-zero multiple of miniBatchSize = "
               + config.miniBatchSize());
     }
     boolean needOld =
@@ -349,7 +348,7 @@ public final class PpoUpdater implements Trainer {
       }
       if (kl && s.refLogProbs() == null) {
         throw new IllegalArgumentException(
-            "use_kl_loss is on but sample '" + s.promptUid() + "' has no refLogProbs");
+            "useKlLoss is on but sample '" + s.promptUid() + "' has no refLogProbs");
       }
     }
   }
@@ -365,7 +364,8 @@ public final class PpoUpdater implements Trainer {
   private PolicyModel requireReference() {
     if (reference == null) {
       throw new IllegalStateException(
-          "no reference policy: enable actor_rollout_ref.actor.use_kl_loss (or useReference)");
+          "no reference policy: build the TrainerConfig with useReference (useKlLoss or a KL in"
+              + " the reward needs one)");
     }
     return reference;
   }

@@ -348,7 +348,7 @@ class PpoUpdaterTest {
       List<TrainSample> twelve = Fixtures.batch(71, 3, 4);
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> t.update(twelve));
-      assertTrue(e.getMessage().contains("ppo_mini_batch_size"), e.getMessage());
+      assertTrue(e.getMessage().contains("multiple of miniBatchSize = 8"), e.getMessage());
       List<TrainSample> eight = Fixtures.batch(72, 2, 4);
       List<TrainSample> mixed = new ArrayList<>(eight);
       mixed.set(0, eight.get(0).withOldLogProbs(new float[eight.get(0).responseIds().length]));
@@ -356,11 +356,11 @@ class PpoUpdaterTest {
       assertTrue(e.getMessage().contains("oldLogProbs"), e.getMessage());
       IllegalStateException noRef =
           assertThrows(IllegalStateException.class, () -> t.logProbs(eight, PolicyRole.REFERENCE));
-      assertTrue(noRef.getMessage().contains("use_kl_loss"), noRef.getMessage());
+      assertTrue(noRef.getMessage().contains("useKlLoss"), noRef.getMessage());
     }
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Fixtures.config(8, 3));
-    assertTrue(e.getMessage().contains("ppo_micro_batch_size_per_gpu"), e.getMessage());
+    assertTrue(e.getMessage().contains("microBatchSize (3) must divide"), e.getMessage());
   }
 
   private static double sum(float[] a) {

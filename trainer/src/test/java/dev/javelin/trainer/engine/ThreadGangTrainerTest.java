@@ -96,7 +96,7 @@ class ThreadGangTrainerTest {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class, () -> gang.update(Fixtures.batch(400, 2, 4)));
-      assertTrue(e.getMessage().contains("ppo_mini_batch_size"), e.getMessage());
+      assertTrue(e.getMessage().contains("multiple of miniBatchSize = 16"), e.getMessage());
       double seconds = (System.nanoTime() - start) / 1e9;
       assertTrue(seconds < 60, "rank 0 waited for its peer's timeout: " + seconds + " s");
     }
