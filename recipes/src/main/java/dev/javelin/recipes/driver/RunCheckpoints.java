@@ -39,12 +39,14 @@ public final class RunCheckpoints {
   private final boolean keepBest;
   private Optional<BestCheckpoint> best = Optional.empty();
 
-  RunCheckpoints(RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer) {
+  /** Resuming per {@code mode} instead of the recipe's {@code trainer.resume_mode} when given. */
+  RunCheckpoints(
+      RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer, Optional<ResumeMode> mode) {
     this.recipe = recipe;
     this.tokenizer = tokenizer;
     this.checkpointer =
         new Checkpointer(recipe.trainer().defaultLocalDir(), recipe.trainer().maxCkptToKeep());
-    this.mode = parse(recipe.trainer().resumeMode());
+    this.mode = mode.orElseGet(() -> parse(recipe.trainer().resumeMode()));
     this.trainer = trainer;
     this.keepBest = BestCheckpointKeys.keepBest(recipe.settings());
   }
@@ -159,6 +161,11 @@ public final class RunCheckpoints {
         });
     FaultPoint.reach("checkpoint-saved", recipe.trainer().defaultLocalDir());
     metrics.put("timing_s/save_checkpoint", (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** The directory of step {@code step}'s checkpoint. */
+  Path stepDir(int step) {
+    return checkpointer.stepDir(step);
   }
 
   /** Whether {@code heldOut} (NaN: no validation) beats every earlier validation of the run. */

@@ -270,6 +270,11 @@ public final class RaySamplerPool implements SamplerPool {
   }
 
   @Override
+  public void rewind() {
+    publisher.rewind();
+  }
+
+  @Override
   public void loadWeights(WeightSnapshot snapshot) {
     SnapshotContent content = SnapshotLoader.contentOf(snapshot);
     SnapshotHandle handle;
