@@ -163,18 +163,7 @@ public final class GrpoDriver {
         checkpoints.save(run.state(), new LinkedHashMap<>());
       }
     }
-    checkpoints
-        .startWasBetter(run.startAcc)
-        .ifPresent(
-            b ->
-                say(
-                    "no trained step beat the starting model's "
-                        + HeldOut.format(run.startAcc, run.isAccuracy)
-                        + " (best trained: step "
-                        + b.step()
-                        + ", "
-                        + HeldOut.format(b.score(), run.isAccuracy)
-                        + "); the model this run started from is still the best"));
+    checkpoints.startWasBetter(run.startAcc, run.isAccuracy).ifPresent(this::say);
     return run.summary((System.nanoTime() - start) / 1e9, recipe.trainer().defaultLocalDir());
   }
 

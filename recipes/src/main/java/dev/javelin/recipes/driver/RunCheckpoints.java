@@ -9,6 +9,7 @@ import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
+import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.trainer.BestCheckpoint;
 import dev.javelin.trainer.Checkpointer;
@@ -176,12 +177,20 @@ public final class RunCheckpoints {
   /**
    * The best trained step when {@code trainer.keep_best_checkpoint} is set and the held-out value
    * measured before training ({@code start}, NaN when unknown) beat it: the kept "best" is then
-   * only the best of the trained steps, which the end of the run says.
+   * only the best of the trained steps: the line that the end of the run says then.
    */
-  Optional<BestCheckpoint> startWasBetter(double start) {
-    return keepBest && !Double.isNaN(start)
-        ? best.filter(b -> b.score() < start)
-        : Optional.empty();
+  Optional<String> startWasBetter(double start, boolean isAccuracy) {
+    Optional<BestCheckpoint> better =
+        keepBest && !Double.isNaN(start) ? best.filter(b -> b.score() < start) : Optional.empty();
+    return better.map(
+        b ->
+            "no trained step beat the starting model's "
+                + HeldOut.format(start, isAccuracy)
+                + " (best trained: step "
+                + b.step()
+                + ", "
+                + HeldOut.format(b.score(), isAccuracy)
+                + "); the model this run started from is still the best");
   }
 
   /** Marks step {@code step}, saved just before, as the best validated checkpoint. */
