@@ -3,6 +3,7 @@ package dev.javelin.tests;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.recipes.cli.Commands;
@@ -14,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,6 +54,76 @@ class TrainerGangRestartTest {
     restartedOnce(tmp.resolve("local"), "local");
   }
 
+  @Test
+  void aFailureBeforeAnyCheckpointRestartsFromTheStart(@TempDir Path tmp) throws Exception {
+    Path straight = tmp.resolve("straight");
+    Path restarted = tmp.resolve("restarted");
+    List<String> four = overrides(straight, "off");
+    four.set(
+        four.indexOf("trainer.total_training_steps=" + STEPS), "trainer.total_training_steps=4");
+    new Commands(new PrintStream(OutputStream.nullOutputStream()))
+        .run("recipes/arith-grpo.yaml", four);
+    List<String> failing = new ArrayList<>(four);
+    failing.set(
+        failing.indexOf("trainer.default_local_dir=" + straight),
+        "trainer.default_local_dir=" + restarted);
+    String printed = runFailing("gang-rank:1@2:fail", failing);
+    assertTrue(
+        printed.contains(
+            "restarting the trainer gang from the point this run started from (restart 1 of"),
+        printed);
+    assertArrayEquals(
+        Files.readAllBytes(straight.resolve("global_step_4/model.safetensors")),
+        Files.readAllBytes(restarted.resolve("global_step_4/model.safetensors")),
+        "weights after step 4");
+  }
+
+  @Test
+  void pastMaxRestartsTheRankFailureStopsTheRun(@TempDir Path tmp) {
+    List<String> o = overrides(tmp.resolve("run"), "off");
+    o.add("trainer.max_restarts=0");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    FaultPoint.resetCounts();
+    System.setProperty(FaultPoint.PROPERTY, "gang-rank:0@2:fail");
+    RuntimeException e;
+    try {
+      e =
+          assertThrows(
+              RuntimeException.class,
+              () ->
+                  new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
+                      .run("recipes/arith-grpo.yaml", o));
+    } finally {
+      System.clearProperty(FaultPoint.PROPERTY);
+    }
+    String printed = console.toString(StandardCharsets.UTF_8);
+    assertTrue(e.getMessage().startsWith("trainer rank 0 failed: "), e.getMessage());
+    assertTrue(
+        printed.contains(
+            "trainer rank 0 failed at step 2: dev.javelin.trainer.FaultPoint$InjectedFault"),
+        printed);
+    assertTrue(printed.contains("; not restarted (trainer.max_restarts=0, 0 used)"), printed);
+  }
+
+  /** Runs {@code overrides} with {@code fault} set; asserts it completed; returns its console. */
+  private static String runFailing(String fault, List<String> overrides) {
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    RunSummary summary;
+    FaultPoint.resetCounts();
+    System.setProperty(FaultPoint.PROPERTY, fault);
+    try {
+      summary =
+          new Commands(new PrintStream(console, true, StandardCharsets.UTF_8))
+              .run("recipes/arith-grpo.yaml", overrides);
+    } finally {
+      System.clearProperty(FaultPoint.PROPERTY);
+    }
+    String printed = console.toString(StandardCharsets.UTF_8);
+    assertFalse(summary.stopped(), printed);
+    assertEquals(1, printed.lines().filter(l -> l.startsWith("trainer rank ")).count(), printed);
+    return printed;
+  }
+
   /** Runs with rank 1 failing at step 7; asserts the run ended and the one line it printed. */
   private static void restartedOnce(Path restarted, String ray) {
     ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -80,12 +152,13 @@ class TrainerGangRestartTest {
   }
 
   private static List<String> overrides(Path dir, String ray) {
-    return TinyRuns.tiny(
-        dir,
-        STEPS,
-        "trainer.ray=" + ray,
-        "trainer.nnodes=2",
-        "trainer.save_freq=3",
-        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16");
+    return new ArrayList<>(
+        TinyRuns.tiny(
+            dir,
+            STEPS,
+            "trainer.ray=" + ray,
+            "trainer.nnodes=2",
+            "trainer.save_freq=3",
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16"));
   }
 }

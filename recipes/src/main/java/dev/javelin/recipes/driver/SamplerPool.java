@@ -32,7 +32,8 @@ public interface SamplerPool extends AutoCloseable {
 
   /**
    * The next {@link #loadWeights} may carry an older or equal version: the trainer went back to a
-   * checkpoint (a restarted trainer gang). Pools that do not order versions need nothing.
+   * checkpoint (a restarted trainer gang): every sampler accepts it, keeping its weights until
+   * then.
    */
   default void rewind() {}
 
