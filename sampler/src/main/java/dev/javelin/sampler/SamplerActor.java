@@ -108,6 +108,15 @@ public final class SamplerActor {
     return engine.version();
   }
 
+  /**
+   * The next snapshot may be of any version, an older one too: the trainer went back to its last
+   * checkpoint. Until it comes, {@link #version} is -1 and the loaded weights stay.
+   */
+  public boolean rewind() {
+    engine.rewind();
+    return true;
+  }
+
   /** The loaded policy version (-1 before the first snapshot). */
   public long version() {
     return engine.version();

@@ -37,6 +37,11 @@ public final class SamplerEngine implements AutoCloseable {
     return loader.version();
   }
 
+  /** The next snapshot may be of any version, an older one too (a restarted trainer's). */
+  public void rewind() {
+    loader.rewind();
+  }
+
   /**
    * Loads a newer snapshot.
    *

@@ -14,8 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (1-based) the run reaches POINT; ACTION is {@code halt} (the process stops at once with exit 137,
  * as {@code kill -9} leaves it: no shutdown hooks, no finally blocks) or {@code fill} (the file
  * system holding the place's directory is filled to the last byte, so the next write there meets
- * the kernel's own "No space left on device"; refused on a file system over 256 MiB). Unset,
- * reaching a point is one property read.
+ * the kernel's own "No space left on device"; refused on a file system over 256 MiB) or {@code
+ * fail} (the thread that reached the point throws {@link InjectedFault}: a rank of a trainer gang
+ * that dies while its process lives on). Unset, reaching a point is one property read.
  *
  * <p>Points: {@code records-written} (a step's lines are in metrics.jsonl and batches.jsonl, its
  * checkpoint not begun), {@code checkpoint-partial} (the weights and optimizer are in the
@@ -23,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * directory is in place, the marker still names the previous one), {@code checkpoint-saved} (the
  * checkpoint is renamed into place, the next step not begun), and {@code write:NAME} just before a
  * run file is written (metrics.jsonl, batches.jsonl, val_generations.jsonl, recipe.yaml,
- * report.html).
+ * report.html), and {@code gang-rank:R} as rank R of a trainer gang begins an update (its K-th
+ * update is the run's step K when the run started at step 1).
  */
 public final class FaultPoint {
   /** The system property naming the fault. */
@@ -36,6 +38,11 @@ public final class FaultPoint {
   private static final Map<String, Integer> REACHED = new ConcurrentHashMap<>();
 
   private FaultPoint() {}
+
+  /** Counts every point from zero again: for a test that sets the property anew in its JVM. */
+  public static void resetCounts() {
+    REACHED.clear();
+  }
 
   /** The run reached {@code point}; {@code dir} is the directory it writes into next. */
   public static void reach(String point, Path dir) {
@@ -56,7 +63,17 @@ public final class FaultPoint {
     switch (action) {
       case "halt" -> killSelf();
       case "fill" -> fill(dir);
+      case "fail" -> throw new InjectedFault(point + "@" + k);
       default -> throw new IllegalArgumentException(PROPERTY + ": unknown action " + action);
+    }
+  }
+
+  /** The failure the {@code fail} action throws. */
+  public static final class InjectedFault extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    InjectedFault(String where) {
+      super("injected fault at " + where + " (" + PROPERTY + ", a test facility)");
     }
   }
 

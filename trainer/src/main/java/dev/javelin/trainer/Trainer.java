@@ -65,6 +65,16 @@ public interface Trainer extends AutoCloseable {
   /** Restores what {@link #saveCheckpoint} wrote; returns the saved state. */
   TrainerState loadCheckpoint(Path dir);
 
+  /**
+   * After a {@link GangRankException}: replaces the failed ranks with fresh ones holding the
+   * initial model, as at construction; the caller then loads its last checkpoint. Only a trainer
+   * made of ranks can; the others refuse.
+   */
+  default void restart() {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " is a single trainer and cannot restart");
+  }
+
   @Override
   void close();
 }

@@ -76,6 +76,12 @@ public final class TrainerActor {
     return TrainerCodec.encodeState(trainer.loadCheckpoint(Path.of(dir)));
   }
 
+  /** Restarts a trainer gang after a rank failed ({@link Trainer#restart}). */
+  public boolean restart() {
+    trainer.restart();
+    return true;
+  }
+
   /** Releases the device buffers. */
   public boolean close() {
     trainer.close();

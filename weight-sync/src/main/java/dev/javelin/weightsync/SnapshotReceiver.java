@@ -29,6 +29,14 @@ public final class SnapshotReceiver {
   }
 
   /**
+   * Accepts any version next, older ones too: the sender went back to an earlier version (a trainer
+   * restarted from its last checkpoint); the tensors stay as they are until then.
+   */
+  public void rewind() {
+    loadedVersion = -1;
+  }
+
+  /**
    * Checks the snapshot and records it as loaded; the caller then copies the tensors into its
    * model.
    *

@@ -29,6 +29,17 @@ public final class WeightPublisher {
     return next;
   }
 
+  /**
+   * Lets the next {@link #publish} be any version, not only a newer one: the trainer went back to a
+   * checkpoint (a restarted trainer gang) and publishes that checkpoint's version again.
+   */
+  public void rewind() {
+    if (current != null) {
+      transport.release(current);
+      current = null;
+    }
+  }
+
   /** The latest published handle, for samplers that restart and must catch up. */
   public Optional<SnapshotHandle> current() {
     return Optional.ofNullable(current);

@@ -27,6 +27,33 @@ class SnapshotReceiverTest {
   }
 
   @Test
+  void afterARewindAnOlderVersionIsAcceptedAndThenOrderHoldsAgain() {
+    SnapshotReceiver r = SnapshotReceiver.expecting(WeightSnapshotTest.model(0, WireType.F32));
+    r.accept(WeightSnapshotTest.model(7, WireType.F32));
+    r.rewind();
+    assertEquals(-1, r.loadedVersion());
+    r.accept(WeightSnapshotTest.model(6, WireType.F32));
+    assertEquals(6, r.loadedVersion());
+    var stale = WeightSnapshotTest.model(5, WireType.F32);
+    assertEquals(
+        Reason.STALE,
+        assertThrows(SnapshotRejectedException.class, () -> r.accept(stale)).reason());
+  }
+
+  @Test
+  void publisherRepublishesAnOlderVersionAfterARewind() {
+    InProcessTransport t = new InProcessTransport(false);
+    WeightPublisher p = new WeightPublisher(t);
+    p.publish(WeightSnapshotTest.model(7, WireType.F32));
+    p.rewind();
+    assertEquals(0, t.liveVersions(), "the rewound version is released");
+    SnapshotHandle h6 = p.publish(WeightSnapshotTest.model(6, WireType.F32));
+    assertEquals(6, t.fetch(h6).version());
+    assertThrows(
+        IllegalArgumentException.class, () -> p.publish(WeightSnapshotTest.model(6, WireType.F32)));
+  }
+
+  @Test
   void rejectsShapeNameAndTypeMismatches() {
     SnapshotReceiver r = SnapshotReceiver.expecting(WeightSnapshotTest.model(0, WireType.F32));
     var wrongShape =

@@ -1,7 +1,7 @@
 package dev.javelin.recipes.api;
 
 import dev.javelin.recipes.config.RecipeConfig;
-import dev.javelin.recipes.driver.GrpoDriver;
+import dev.javelin.recipes.driver.GangRestarts;
 import dev.javelin.recipes.driver.ResumeCheck;
 import dev.javelin.recipes.driver.RunCheckpoints;
 import dev.javelin.recipes.driver.RunLoop;
@@ -51,10 +51,15 @@ final class GrpoLauncher {
         0,
         stop,
         (parts, s, toLoggers) -> {
-          GrpoDriver driver = new GrpoDriver(parts).addListener(toLoggers).addListener(progress);
           boolean endedWell = false;
           try {
-            RunSummary summary = RunRegistryReporter.forRun(recipe).run(driver, s);
+            RunSummary summary =
+                GangRestarts.run(
+                    parts,
+                    out,
+                    driver ->
+                        RunRegistryReporter.forRun(recipe)
+                            .run(driver.addListener(toLoggers).addListener(progress), s));
             endedWell = true;
             return summary;
           } finally {

@@ -13,7 +13,6 @@ import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.MixedPrecisionKeys;
 import dev.javelin.recipes.config.RecipeConfig;
-import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.driver.ModelInit;
 import java.io.PrintStream;
@@ -73,7 +72,7 @@ final class PlanCommand {
               + " --topology v5e-8");
     }
     TpuTopology t = parseTopology(topology);
-    RecipeConfig recipe = load(rest.get(0), Main.overrides(rest.subList(1, rest.size())));
+    RecipeConfig recipe = load(rest.get(0), Main.overrides(rest.subList(1, rest.size())), t);
     boolean fits = check(recipe, t, out);
     return fits ? 0 : DOES_NOT_FIT;
   }
@@ -235,11 +234,11 @@ final class PlanCommand {
     return h == n ? n : h << 1;
   }
 
-  private static RecipeConfig load(String recipeArg, List<String> overrides) {
+  private RecipeConfig load(String recipeArg, List<String> overrides, TpuTopology topology) {
     List<String> all = new ArrayList<>(overrides);
     // plan is for TPUs: the recipe's chip keys and dtypes as a tpu run resolves them
     all.add(0, TrainerSection.DEVICE.name() + "=tpu");
-    return Recipes.load(recipeArg, all);
+    return PlanHosts.load(recipeArg, all, topology, out);
   }
 
   private static TpuTopology parseTopology(String name) {

@@ -26,7 +26,8 @@ import java.util.Objects;
  * @param samplers sampler actors
  * @param ray where the actors run ({@link RayMode})
  * @param rayAddress the cluster's GCS address ({@code host:port}); null means {@code RAY_ADDRESS}
- * @param maxRestarts how often a dead sampler actor is restarted (cluster mode)
+ * @param maxRestarts how often a dead sampler actor is restarted (cluster mode), and how often a
+ *     trainer gang ({@code trainer.nnodes} > 1) whose rank failed is restarted in a run
  * @param rolloutMode {@code sync} or {@code one_step_off} (generation of step k+1 overlaps the
  *     update of step k)
  * @param loggers {@code trainer.logger}: any of {@link #LOGGERS} plus {@code wandb} (accepted for
@@ -96,7 +97,11 @@ public record TrainerSection(
   public static final KeySpec RAY_ADDRESS =
       KEYS.optional("trainer.ray_address", KeyType.STRING, "cluster address; default $RAY_ADDRESS");
   public static final KeySpec MAX_RESTARTS =
-      KEYS.of("trainer.max_restarts", KeyType.INT, 3, "restarts of a dead sampler actor (cluster)");
+      KEYS.of(
+          "trainer.max_restarts",
+          KeyType.INT,
+          3,
+          "restarts of a dead sampler actor (cluster), or of a failed trainer gang");
   public static final KeySpec ROLLOUT_MODE =
       KEYS.of(
           "trainer.rollout_mode",

@@ -18,6 +18,7 @@ import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.recipes.task.TaskData;
 import dev.javelin.sampler.SamplingParams;
 import dev.javelin.trainer.FaultPoint;
+import dev.javelin.trainer.ResumeMode;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
@@ -63,9 +64,19 @@ public final class GrpoDriver {
   private final RewardHealth rewardHealth;
   private final boolean oneStepOff;
   private boolean basePublished; // whether the samplers got the frozen base of a LoRA run
+  private int stepInProgress;
+  private Optional<Path> lastSaved = Optional.empty();
 
   /** Wires a run. */
   public GrpoDriver(RunParts parts) {
+    this(parts, Optional.empty());
+  }
+
+  /**
+   * Wires a run that resumes per {@code resume} instead of {@code trainer.resume_mode} when given
+   * (a trainer gang restarted from the run's last checkpoint, {@link GangRestarts}).
+   */
+  GrpoDriver(RunParts parts, Optional<ResumeMode> resume) {
     this.recipe = parts.recipe();
     this.task = parts.task();
     this.trainer = parts.trainer();
@@ -74,7 +85,7 @@ public final class GrpoDriver {
     this.valSamples = recipe.trainer().defaultLocalDir().resolve("val_generations.jsonl");
     this.validator =
         parts.validator().logSamplesTo(valSamples, recipe.trainer().logValGenerations());
-    this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer());
+    this.checkpoints = new RunCheckpoints(recipe, trainer, task.tokenizer(), resume);
     this.metrics = parts.metrics();
     this.console = parts.console();
     this.stepLog = new StepLog(metrics, console);
@@ -93,6 +104,16 @@ public final class GrpoDriver {
     }
   }
 
+  /** The step {@link #run} was at (0 before its first step): where a failure happened. */
+  int stepInProgress() {
+    return stepInProgress;
+  }
+
+  /** The last checkpoint {@link #run} saved, if any. */
+  Optional<Path> lastSaved() {
+    return lastSaved;
+  }
+
   /** Adds a listener told every logged step's metrics. */
   public GrpoDriver addListener(StepListener listener) {
     stepLog.addListener(listener);
@@ -102,6 +123,7 @@ public final class GrpoDriver {
   /** Runs (or resumes) until the last step or a stop request; returns the summary. */
   public RunSummary run(StopSignal stop) {
     long start = System.nanoTime();
+    stepInProgress = 0;
     LoopRun run = prepare();
     stop.running();
     Map<String, Double> saveTiming = new LinkedHashMap<>(); // the last save's, in the next row
@@ -109,6 +131,7 @@ public final class GrpoDriver {
         GenerationLauncher launcher = launcher()) {
       while (run.step < run.total && !stop.requested()) {
         int step = ++run.step;
+        stepInProgress = step;
         StepOutcome out =
             step(step, run.pending, prefetchUnless(stop, step, run), run.source, launcher);
         run.pending = out.next();
@@ -128,6 +151,7 @@ public final class GrpoDriver {
         run.saved = best || recipe.trainer().savesAt(step, run.total);
         if (run.saved) {
           checkpoints.save(run.state(), saveTiming);
+          lastSaved = Optional.of(checkpoints.stepDir(step));
         }
         if (best) {
           Path dir = checkpoints.markBest(step, heldOut);
@@ -139,18 +163,7 @@ public final class GrpoDriver {
         checkpoints.save(run.state(), new LinkedHashMap<>());
       }
     }
-    checkpoints
-        .startWasBetter(run.startAcc)
-        .ifPresent(
-            b ->
-                say(
-                    "no trained step beat the starting model's "
-                        + HeldOut.format(run.startAcc, run.isAccuracy)
-                        + " (best trained: step "
-                        + b.step()
-                        + ", "
-                        + HeldOut.format(b.score(), run.isAccuracy)
-                        + "); the model this run started from is still the best"));
+    checkpoints.startWasBetter(run.startAcc, run.isAccuracy).ifPresent(this::say);
     return run.summary((System.nanoTime() - start) / 1e9, recipe.trainer().defaultLocalDir());
   }
 

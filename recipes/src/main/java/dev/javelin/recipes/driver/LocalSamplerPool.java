@@ -51,6 +51,11 @@ public final class LocalSamplerPool implements SamplerPool {
   }
 
   @Override
+  public void rewind() {
+    samplers.forEach(SamplerActor::rewind);
+  }
+
+  @Override
   public void loadWeights(WeightSnapshot snapshot) {
     ByteBuffer encoded = SnapshotCodec.encode(snapshot);
     byte[] bytes = new byte[encoded.remaining()];

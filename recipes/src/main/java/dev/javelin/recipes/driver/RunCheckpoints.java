@@ -10,6 +10,7 @@ import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.config.TrainerSection;
+import dev.javelin.recipes.metrics.HeldOut;
 import dev.javelin.recipes.task.HfTokenizerFiles;
 import dev.javelin.trainer.BestCheckpoint;
 import dev.javelin.trainer.Checkpointer;
@@ -40,11 +41,13 @@ public final class RunCheckpoints {
   private final boolean keepBest;
   private Optional<BestCheckpoint> best = Optional.empty();
 
-  RunCheckpoints(RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer) {
+  /** Resuming per {@code mode} instead of the recipe's {@code trainer.resume_mode} when given. */
+  RunCheckpoints(
+      RecipeConfig recipe, Trainer trainer, Tokenizer tokenizer, Optional<ResumeMode> mode) {
     this.recipe = recipe;
     this.tokenizer = tokenizer;
     this.checkpointer = recipe.trainer().checkpointer();
-    this.mode = parse(recipe.trainer().resumeMode());
+    this.mode = mode.orElseGet(() -> parse(recipe.trainer().resumeMode()));
     this.trainer = trainer;
     this.keepBest = BestCheckpointKeys.keepBest(recipe.settings());
   }
@@ -165,6 +168,11 @@ public final class RunCheckpoints {
     metrics.put("timing_s/save_checkpoint", (System.nanoTime() - t0) / 1e9);
   }
 
+  /** The directory of step {@code step}'s checkpoint. */
+  Path stepDir(int step) {
+    return checkpointer.stepDir(step);
+  }
+
   /** Whether {@code heldOut} (NaN: no validation) beats every earlier validation of the run. */
   boolean isNewBest(double heldOut) {
     return keepBest && !Double.isNaN(heldOut) && best.map(b -> heldOut > b.score()).orElse(true);
@@ -173,12 +181,20 @@ public final class RunCheckpoints {
   /**
    * The best trained step when {@code trainer.keep_best_checkpoint} is set and the held-out value
    * measured before training ({@code start}, NaN when unknown) beat it: the kept "best" is then
-   * only the best of the trained steps, which the end of the run says.
+   * only the best of the trained steps: the line that the end of the run says then.
    */
-  Optional<BestCheckpoint> startWasBetter(double start) {
-    return keepBest && !Double.isNaN(start)
-        ? best.filter(b -> b.score() < start)
-        : Optional.empty();
+  Optional<String> startWasBetter(double start, boolean isAccuracy) {
+    Optional<BestCheckpoint> better =
+        keepBest && !Double.isNaN(start) ? best.filter(b -> b.score() < start) : Optional.empty();
+    return better.map(
+        b ->
+            "no trained step beat the starting model's "
+                + HeldOut.format(start, isAccuracy)
+                + " (best trained: step "
+                + b.step()
+                + ", "
+                + HeldOut.format(b.score(), isAccuracy)
+                + "); the model this run started from is still the best");
   }
 
   /** Marks step {@code step}, saved just before, as the best validated checkpoint. */

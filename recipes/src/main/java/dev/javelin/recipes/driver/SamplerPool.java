@@ -31,6 +31,13 @@ public interface SamplerPool extends AutoCloseable {
   void loadWeights(WeightSnapshot snapshot);
 
   /**
+   * The next {@link #loadWeights} may carry an older or equal version: the trainer went back to a
+   * checkpoint (a restarted trainer gang): every sampler accepts it, keeping its weights until
+   * then.
+   */
+  default void rewind() {}
+
+  /**
    * Sampler restarts so far (cumulative): a sampler process that died and came back, reloaded with
    * the current weights. Zero for pools that cannot restart.
    */

@@ -275,6 +275,17 @@ public final class RaySamplerPool implements SamplerPool {
   }
 
   @Override
+  public void rewind() {
+    publisher.rewind();
+    weights = null; // released: nothing to reload into a sampler that dies before the next load
+    List<ObjectRef<Boolean>> done = new ArrayList<>();
+    for (ActorHandle<SamplerHost> a : actors) {
+      done.add(a.task(SamplerHost::rewind).remote());
+    }
+    RayCalls.getAll(done);
+  }
+
+  @Override
   public void loadWeights(WeightSnapshot snapshot) {
     SnapshotContent content = SnapshotLoader.contentOf(snapshot);
     SnapshotHandle handle;

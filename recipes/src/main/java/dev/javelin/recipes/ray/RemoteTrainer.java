@@ -103,6 +103,11 @@ public final class RemoteTrainer implements Trainer {
   }
 
   @Override
+  public void restart() {
+    alive(() -> RayCalls.get(actor.task(TrainerActor::restart).remote()));
+  }
+
+  @Override
   public void close() {
     try {
       RayCalls.get(actor.task(TrainerActor::close).remote());

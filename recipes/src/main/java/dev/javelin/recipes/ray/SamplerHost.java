@@ -53,6 +53,10 @@ public final class SamplerHost {
     return sampler.version();
   }
 
+  public Boolean rewind() {
+    return sampler.rewind();
+  }
+
   /** The worker process's id, so fault-injection tests can kill this sampler's JVM. */
   public Long pid() {
     return ProcessHandle.current().pid();

@@ -67,6 +67,36 @@ class PlanCommandTest {
   }
 
   @Test
+  void aTrainerOverTwoHostsOfAV5e16CompilesOverTheirEightChips() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<String> args = new ArrayList<>(tinyKeys());
+    args.addAll(
+        List.of(
+            "data.max_prompt_length=16", // short sequences: this test is about the layout
+            "data.max_response_length=16",
+            "trainer.nnodes=2",
+            "trainer.samplers=2",
+            "actor_rollout_ref.rollout.tensor_model_parallel_size=4",
+            "--topology",
+            "v5e-16"));
+    int code = plan(out, args);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, text);
+    assertTrue(text.contains("plan: trainer over 2 of v5e-16's 4 hosts"), text);
+    assertTrue(text.contains("trainer on 8 chips"), text);
+    assertTrue(text.contains("sampler (each of 2) on 4 chips"), text);
+    assertTrue(text.contains("fits: every program fits v5e-16"), text);
+
+    ByteArrayOutputStream wide = new ByteArrayOutputStream();
+    List<String> tooWide = new ArrayList<>(tinyKeys());
+    tooWide.addAll(
+        List.of("trainer.nnodes=2", "trainer.n_gpus_per_node=8", "--topology", "v5e-16"));
+    assertEquals(2, plan(wide, tooWide));
+    String refused = wide.toString(StandardCharsets.UTF_8);
+    assertTrue(refused.contains("4 hosts of 4 chips"), refused);
+  }
+
+  @Test
   void aProgramOverHbmIsNamedWithTheKeysThatLowerIt() {
     List<String> keys = new ArrayList<>(tinyKeys());
     keys.add("trainer.device=tpu"); // as plan loads it: chip keys above 1 need an xla device

@@ -32,7 +32,7 @@ import java.util.Map;
  */
 public final class SnapshotLoader {
   private final ModelConfig config;
-  private final long initialVersion;
+  private long initialVersion;
   private SnapshotReceiver receiver;
   private WireType type;
   private Map<String, Tensor.F32> base; // the frozen base of a LoRA run; null when none came
@@ -44,6 +44,14 @@ public final class SnapshotLoader {
   public SnapshotLoader(ModelConfig config, long initialVersion) {
     this.config = config;
     this.initialVersion = initialVersion;
+  }
+
+  /** Accepts any version next ({@link SnapshotReceiver#rewind}); {@link #version} is then -1. */
+  public void rewind() {
+    initialVersion = -1;
+    if (receiver != null) {
+      receiver.rewind();
+    }
   }
 
   /** The version currently loaded. */

@@ -2,6 +2,8 @@ package dev.javelin.trainer.engine;
 
 import dev.javelin.backend.distributed.CoordinationException;
 import dev.javelin.backend.distributed.Gang;
+import dev.javelin.trainer.FaultPoint;
+import dev.javelin.trainer.GangRankException;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
@@ -29,18 +31,24 @@ import java.util.function.Function;
  * micro-batches; gradients and metrics are summed through the gang, so the ranks stay identical.
  * Log-probs are split by chunks of {@code log_prob_micro_batch_size} over the ranks. Rank 0 answers
  * for the gang where one answer is enough: it writes checkpoints and snapshots for weight sync. A
- * failure on one rank stops the gang at once and is rethrown; the trainer is then unusable.
+ * failure on one rank stops the gang at once and is rethrown as a {@link GangRankException} naming
+ * the rank; the trainer is then unusable until {@link #restart} builds a fresh gang.
  */
 public final class ThreadGangTrainer implements Trainer {
-  private final List<Gang> gangs;
+  private final int size;
+  private final Duration timeout;
+  private final Function<Gang, PpoUpdater> factory;
   private final List<PpoUpdater> ranks = new ArrayList<>();
   private final ExecutorService pool;
+  private List<Gang> gangs = List.of();
 
-  private ThreadGangTrainer(List<Gang> gangs) {
-    this.gangs = gangs;
+  private ThreadGangTrainer(int size, Duration timeout, Function<Gang, PpoUpdater> factory) {
+    this.size = size;
+    this.timeout = timeout;
+    this.factory = factory;
     this.pool =
         Executors.newFixedThreadPool(
-            gangs.size(),
+            size,
             r -> {
               Thread t = new Thread(r, "javelin-gang-rank");
               t.setDaemon(true);
@@ -57,21 +65,46 @@ public final class ThreadGangTrainer implements Trainer {
     if (size < 1) {
       throw new IllegalArgumentException("a gang needs at least one rank, got " + size);
     }
-    ThreadGangTrainer t = new ThreadGangTrainer(Gang.inProcess(size, timeout));
+    ThreadGangTrainer t = new ThreadGangTrainer(size, timeout, rank);
     try {
-      for (Gang g : t.gangs) {
-        t.ranks.add(rank.apply(g));
-      }
+      t.form();
     } catch (RuntimeException e) {
-      t.close();
+      t.pool.shutdownNow();
       throw e;
     }
     return t;
   }
 
+  /** A new gang of fresh ranks, each built by the factory (the initial weights). */
+  private void form() {
+    gangs = Gang.inProcess(size, timeout);
+    try {
+      for (Gang g : gangs) {
+        ranks.add(factory.apply(g));
+      }
+    } catch (RuntimeException e) {
+      try {
+        leave();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Closes the ranks and their gang and forms a new one from the factory, holding the initial
+   * weights; the caller loads its last checkpoint next. Used after a rank failed.
+   */
+  @Override
+  public void restart() {
+    leave();
+    form();
+  }
+
   /** Ranks in the gang. */
   public int size() {
-    return gangs.size();
+    return size;
   }
 
   /** Rank {@code r}'s updater (tests compare ranks). */
@@ -98,7 +131,12 @@ public final class ThreadGangTrainer implements Trainer {
 
   @Override
   public Map<String, Double> update(List<TrainSample> samples) {
-    return onEveryRank(r -> ranks.get(r).update(samples)).get(0);
+    return onEveryRank(
+            r -> {
+              FaultPoint.reach("gang-rank:" + r, null); // the fault tests' rank failure
+              return ranks.get(r).update(samples);
+            })
+        .get(0);
   }
 
   @Override
@@ -137,9 +175,12 @@ public final class ThreadGangTrainer implements Trainer {
                   () -> {
                     try {
                       return call.run(rank);
+                    } catch (CoordinationException e) {
+                      gangs.get(0).abort();
+                      throw e; // a peer's failure seen from here: the peer is the one to name
                     } catch (Exception | Error e) {
                       gangs.get(0).abort(); // peers waiting on this rank fail now
-                      throw e;
+                      throw new GangRankException(rank, e);
                     }
                   }));
     }
@@ -174,6 +215,15 @@ public final class ThreadGangTrainer implements Trainer {
 
   @Override
   public void close() {
+    try {
+      leave();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Closes the ranks and leaves the gang; the first failure closing a rank is rethrown. */
+  private void leave() {
     RuntimeException failure = null;
     for (PpoUpdater u : ranks) {
       try {
@@ -193,7 +243,8 @@ public final class ThreadGangTrainer implements Trainer {
         // a gang that already failed cannot leave cleanly; its store is gone either way
       }
     }
-    pool.shutdownNow();
+    ranks.clear();
+    gangs = List.of();
     if (failure != null) {
       throw failure;
     }

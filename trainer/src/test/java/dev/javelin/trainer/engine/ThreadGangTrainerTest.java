@@ -10,6 +10,7 @@ import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.grpo.correction.RolloutProbsDiff;
 import dev.javelin.trainer.Fixtures;
+import dev.javelin.trainer.GangRankException;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -93,12 +95,45 @@ class ThreadGangTrainerTest {
         ThreadGangTrainer.start(
             2, Duration.ofMinutes(2), g -> updater(g.rank() == 1 ? odd : c, g))) {
       long start = System.nanoTime();
-      IllegalArgumentException e =
-          assertThrows(
-              IllegalArgumentException.class, () -> gang.update(Fixtures.batch(400, 2, 4)));
+      GangRankException e =
+          assertThrows(GangRankException.class, () -> gang.update(Fixtures.batch(400, 2, 4)));
       assertTrue(e.getMessage().contains("multiple of miniBatchSize = 16"), e.getMessage());
+      assertEquals(1, e.rank(), e.getMessage());
+      assertTrue(e.getSuppressed()[0] instanceof IllegalArgumentException, e.toString());
       double seconds = (System.nanoTime() - start) / 1e9;
       assertTrue(seconds < 60, "rank 0 waited for its peer's timeout: " + seconds + " s");
+    }
+  }
+
+  @Test
+  void aGangRestartedAfterARankFailedTrainsLikeAFreshGang() {
+    TrainerConfig c = Fixtures.klConfig(8, 2);
+    TrainerConfig odd = Fixtures.klConfig(16, 2); // the first rank 1 fails; its replacement not
+    AtomicInteger built = new AtomicInteger();
+    try (ThreadGangTrainer fresh = gang(2, c);
+        ThreadGangTrainer gang =
+            ThreadGangTrainer.start(
+                2,
+                Duration.ofMinutes(2),
+                g -> updater(g.rank() == 1 && built.getAndIncrement() == 0 ? odd : c, g))) {
+      GangRankException e =
+          assertThrows(GangRankException.class, () -> grpoStep(gang, Fixtures.batch(501, 2, 4)));
+      assertEquals(1, e.rank(), e.getMessage());
+      gang.restart();
+      assertEquals(0, gang.optimizerSteps(), "a restarted gang starts from the initial model");
+      for (int step = 0; step < 2; step++) {
+        List<TrainSample> batch = Fixtures.batch(510 + step, 2, 4);
+        assertMetricsClose(grpoStep(fresh, batch), grpoStep(gang, batch));
+      }
+      for (int rank = 0; rank < 2; rank++) {
+        int r = rank;
+        ModelCheckpoint want = fresh.rank(r).policyCheckpoint();
+        ModelCheckpoint got = gang.rank(r).policyCheckpoint();
+        want.weights()
+            .forEach(
+                (k, w) ->
+                    assertArrayEquals(w.data(), got.weights().get(k).data(), k + " rank " + r));
+      }
     }
   }
 
