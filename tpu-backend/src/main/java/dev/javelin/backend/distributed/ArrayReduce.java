@@ -119,7 +119,31 @@ final class ArrayReduce {
 
   /** The arrays of one call seen as one sequence. */
   private abstract static class Elements {
-    abstract long total();
+    private final int[] lengths;
+    private final long total;
+
+    /** {@code arrays}: the float[] or double[] arrays of the call, in order. */
+    Elements(Object[] arrays) {
+      lengths = new int[arrays.length];
+      long n = 0;
+      for (int i = 0; i < arrays.length; i++) {
+        lengths[i] = java.lang.reflect.Array.getLength(arrays[i]);
+        n += lengths[i];
+      }
+      total = n;
+    }
+
+    final long total() {
+      return total;
+    }
+
+    final int count() {
+      return lengths.length;
+    }
+
+    final int length(int a) {
+      return lengths[a];
+    }
 
     abstract int bytes();
 
@@ -140,10 +164,6 @@ final class ArrayReduce {
       }
     }
 
-    abstract int count();
-
-    abstract int length(int a);
-
     abstract void write(ByteBuffer b, long from, int len);
 
     abstract void zero(long from, int len);
@@ -160,31 +180,13 @@ final class ArrayReduce {
     private final float[][] a;
 
     Floats(float[][] a) {
+      super(a);
       this.a = a;
-    }
-
-    @Override
-    long total() {
-      long n = 0;
-      for (float[] x : a) {
-        n += x.length;
-      }
-      return n;
     }
 
     @Override
     int bytes() {
       return Float.BYTES;
-    }
-
-    @Override
-    int count() {
-      return a.length;
-    }
-
-    @Override
-    int length(int i) {
-      return a[i].length;
     }
 
     @Override
@@ -222,31 +224,13 @@ final class ArrayReduce {
     private final double[][] a;
 
     Doubles(double[][] a) {
+      super(a);
       this.a = a;
-    }
-
-    @Override
-    long total() {
-      long n = 0;
-      for (double[] x : a) {
-        n += x.length;
-      }
-      return n;
     }
 
     @Override
     int bytes() {
       return Double.BYTES;
-    }
-
-    @Override
-    int count() {
-      return a.length;
-    }
-
-    @Override
-    int length(int i) {
-      return a[i].length;
     }
 
     @Override
