@@ -129,7 +129,7 @@ final class PlanCommand {
           "javelin plan: %s on %s (%s, %d chips; compiled by libtpu here, nothing run)%n",
           modelName(recipe), topology.name(), aot.deviceKind(), topology.chips());
       for (Actor a : actors) {
-        List<CompiledStats> stats = new ArrayList<>();
+        List<PlanTable.Compiled> stats = new ArrayList<>();
         for (ActorPrograms.Planned p : a.programs()) {
           try {
             stats.add(compile(aot, a, p));
@@ -160,12 +160,23 @@ final class PlanCommand {
     }
   }
 
-  /** One program; libtpu's refusal is one line naming the program, the topology and libtpu's. */
-  private static CompiledStats compile(AotCompiler aot, Actor a, ActorPrograms.Planned p) {
+  /**
+   * One program. libtpu refusing it for lack of HBM is a row that does not fit (its temporaries as
+   * libtpu reported them); any other refusal is one line naming the program, the topology and
+   * libtpu's.
+   */
+  private static PlanTable.Compiled compile(AotCompiler aot, Actor a, ActorPrograms.Planned p) {
+    long start = System.nanoTime();
     try {
-      return aot.compile(p.program(), p.donation());
+      return new PlanTable.Compiled(aot.compile(p.program(), p.donation()), false);
     } catch (PjrtException e) {
-      throw compileFailure(a, p.label(), aot.topology(), e);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      return HbmRefusal.tempBytes(e)
+          .map(
+              temps ->
+                  new PlanTable.Compiled(
+                      new CompiledStats(0, 0, 0, temps, 0, Double.NaN, Double.NaN, seconds), true))
+          .orElseThrow(() -> compileFailure(a, p.label(), aot.topology(), e));
     }
   }
 

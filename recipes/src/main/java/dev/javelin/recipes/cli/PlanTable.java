@@ -27,7 +27,14 @@ final class PlanTable {
   private static final double GIB = 1024.0 * 1024 * 1024;
   private static final String ROW = "  %-10s %9s %9s %9s %9s %6s %10s %10s %8s%n";
 
-  private record Row(PlanCommand.Actor actor, ActorPrograms.Planned program, CompiledStats s) {}
+  /**
+   * One program's compile: XLA's figures, or ({@code refused}) libtpu's refusal for lack of HBM,
+   * where only the temporaries are known.
+   */
+  record Compiled(CompiledStats stats, boolean refused) {}
+
+  private record Row(
+      PlanCommand.Actor actor, ActorPrograms.Planned program, CompiledStats s, boolean refused) {}
 
   private final TpuTopology topology;
   private final RecipeConfig recipe;
@@ -40,16 +47,21 @@ final class PlanTable {
     this.model = model;
   }
 
-  void add(PlanCommand.Actor actor, List<CompiledStats> stats) {
+  void add(PlanCommand.Actor actor, List<Compiled> stats) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < stats.size(); i++) {
-      rows.add(new Row(actor, actor.programs().get(i), stats.get(i)));
+      Compiled c = stats.get(i);
+      rows.add(new Row(actor, actor.programs().get(i), c.stats(), c.refused()));
     }
     actors.add(rows);
   }
 
   boolean fits() {
-    return actors.stream().flatMap(List::stream).allMatch(r -> r.s().totalBytes() <= hbm());
+    return actors.stream().flatMap(List::stream).noneMatch(this::over);
+  }
+
+  private boolean over(Row r) {
+    return r.refused() || r.s().totalBytes() > hbm();
   }
 
   void print(PrintStream out) {
@@ -97,6 +109,10 @@ final class PlanTable {
         "compile");
     for (Row r : rows) {
       CompiledStats s = r.s();
+      if (r.refused()) {
+        printRefused(out, r);
+        continue;
+      }
       out.printf(
           Locale.ROOT,
           ROW,
@@ -113,6 +129,23 @@ final class PlanTable {
     }
   }
 
+  /** libtpu's refusal: temporaries known, the rest not; the total is at least the temporaries. */
+  private void printRefused(PrintStream out, Row r) {
+    CompiledStats s = r.s();
+    out.printf(
+        Locale.ROOT,
+        ROW,
+        r.program().label(),
+        "?",
+        "?",
+        gib(s.tempBytes()),
+        ">" + gib(s.tempBytes()),
+        String.format(Locale.ROOT, ">%.0f%%", 100.0 * s.tempBytes() / hbm()),
+        "?",
+        "?",
+        String.format(Locale.ROOT, "%.1fs", s.compileSeconds()));
+  }
+
   private void printVerdict(PrintStream out) {
     out.println();
     if (actors.stream().flatMap(List::stream).anyMatch(PlanTable::looped)) {
@@ -122,21 +155,25 @@ final class PlanTable {
               + " this GFLOP and bound leave out %d of the %d layers' work%n%n",
           model.layers() - 1, model.layers());
     }
-    List<Row> over =
-        actors.stream().flatMap(List::stream).filter(r -> r.s().totalBytes() > hbm()).toList();
+    List<Row> over = actors.stream().flatMap(List::stream).filter(this::over).toList();
     if (over.isEmpty()) {
       out.printf("fits: every program fits %s's %s HBM per chip%n", topology.name(), gib(hbm()));
     }
     for (Row r : over) {
       out.printf(
           Locale.ROOT,
-          "does not fit: %s %s needs %s per chip, %s over %s's %s HBM%n",
+          "does not fit: %s %s needs %s%s per chip, %s%s over %s's %s HBM%s%n",
           r.actor().name(),
           r.program().label(),
+          r.refused() ? "more than " : "",
           gib(r.s().totalBytes()),
+          r.refused() ? "more than " : "",
           gib(r.s().totalBytes() - hbm()),
           topology.chip().generation(),
-          gib(hbm()));
+          gib(hbm()),
+          r.refused()
+              ? " (libtpu refused to compile it: its temporaries alone exceed the HBM)"
+              : "");
       advice(r).forEach(line -> out.println("  try " + line));
     }
   }

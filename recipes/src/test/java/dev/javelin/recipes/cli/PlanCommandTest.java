@@ -107,10 +107,12 @@ class PlanCommandTest {
     PlanTable table = new PlanTable(TpuTopology.parse("v5e-8"), recipe, model);
     long gib = 1L << 30;
     for (PlanCommand.Actor a : actors) {
-      List<CompiledStats> stats = new ArrayList<>();
+      List<PlanTable.Compiled> stats = new ArrayList<>();
       for (int i = 0; i < a.programs().size(); i++) {
         boolean bwd = a.programs().get(i).label().equals("train bwd");
-        stats.add(new CompiledStats(gib, 0, 0, bwd ? 20 * gib : gib, 0, 1e12, 1e9, 1.0));
+        stats.add(
+            new PlanTable.Compiled(
+                new CompiledStats(gib, 0, 0, bwd ? 20 * gib : gib, 0, 1e12, 1e9, 1.0), false));
       }
       table.add(a, stats);
     }
@@ -126,6 +128,52 @@ class PlanCommandTest {
     assertTrue(text.contains("enable_gradient_checkpointing=true"), text);
     assertTrue(text.contains("data.max_response_length"), text);
     assertFalse(text.contains("does not fit: sampler"), text);
+  }
+
+  /**
+   * libtpu refuses a program whose temporaries exceed HBM: plan reads the refusal as a row that
+   * does not fit (exit 4 with the keys), not as a compile error (exit 2).
+   */
+  @Test
+  void aProgramLibtpuRefusesForHbmIsARowThatDoesNotFit() {
+    PjrtException oom =
+        new PjrtException(
+            8,
+            "Ran out of memory on HBM, the total memory required for HLO temporaries (44.35G)"
+                + " exceeds available HBM (31.25G).\nmore");
+    long temps = HbmRefusal.tempBytes(oom).orElseThrow();
+    assertEquals((long) (44.35 * (1L << 30)), temps);
+    assertTrue(HbmRefusal.tempBytes(new PjrtException(3, "Unexpected device_id 4")).isEmpty());
+    List<String> keys = new ArrayList<>(tinyKeys());
+    keys.add("trainer.device=tpu");
+    RecipeConfig recipe = Recipes.load("recipes/gsm8k-grpo.yaml", keys);
+    var model = ModelInit.config(recipe);
+    PlanCommand.Actor trainer =
+        PlanCommand.actors(recipe, model, ChipKeys.from(recipe.settings())).get(0);
+    PlanTable table = new PlanTable(TpuTopology.parse("v6e-8"), recipe, model);
+    List<PlanTable.Compiled> stats = new ArrayList<>();
+    for (ActorPrograms.Planned p : trainer.programs()) {
+      stats.add(
+          p.label().equals("train bwd")
+              ? new PlanTable.Compiled(
+                  new CompiledStats(0, 0, 0, temps, 0, Double.NaN, Double.NaN, 2.0), true)
+              : new PlanTable.Compiled(
+                  new CompiledStats(1L << 30, 0, 0, 0, 0, 1e12, 1e9, 1), false));
+    }
+    table.add(trainer, stats);
+    assertFalse(table.fits());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    table.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        text.matches("(?s).*train bwd +\\? +\\? +44\\.35 GiB +>44\\.35 GiB +>139% .*"), text);
+    assertTrue(
+        text.contains(
+            "does not fit: trainer train bwd needs more than 44.35 GiB per chip, more than 12.35"
+                + " GiB over v6e's 32.00 GiB HBM (libtpu refused to compile it"),
+        text);
+    assertTrue(text.contains("try actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu="), text);
+    assertFalse(text.contains("fits: every program fits"), text);
   }
 
   @Test
