@@ -135,12 +135,13 @@ final class PlanCommand {
             stats.add(compile(aot, a, p));
           } catch (RuntimeException e) {
             // What compiled before stays worth reading: a long plan must not lose it.
-            out.printf(
-                "plan: %s %s did not compile; the programs before it:%n", a.name(), p.label());
             if (!stats.isEmpty()) {
               table.add(a, stats);
             }
-            table.print(out);
+            table.printPartial(out);
+            out.printf(
+                "plan: %s %s did not compile; the rows above compiled before it%n",
+                a.name(), p.label());
             throw e;
           }
         }

@@ -65,11 +65,23 @@ final class PlanTable {
   }
 
   void print(PrintStream out) {
+    printRows(out);
+    printVerdict(out);
+  }
+
+  /**
+   * The rows of the programs that compiled before one failed: no verdict, the plan is unfinished.
+   */
+  void printPartial(PrintStream out) {
+    printRows(out);
+    out.println();
+  }
+
+  private void printRows(PrintStream out) {
     printHeader(out);
     for (List<Row> rows : actors) {
       printActor(out, rows);
     }
-    printVerdict(out);
   }
 
   private void printHeader(PrintStream out) {

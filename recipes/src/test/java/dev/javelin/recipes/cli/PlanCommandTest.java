@@ -174,6 +174,12 @@ class PlanCommandTest {
         text);
     assertTrue(text.contains("try actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu="), text);
     assertFalse(text.contains("fits: every program fits"), text);
+    // a plan cut short by a compile error shows what compiled, with no verdict on the rest
+    ByteArrayOutputStream partial = new ByteArrayOutputStream();
+    table.printPartial(new PrintStream(partial, true, StandardCharsets.UTF_8));
+    String cut = partial.toString(StandardCharsets.UTF_8);
+    assertTrue(cut.contains("train bwd"), cut);
+    assertFalse(cut.contains("fits"), cut);
   }
 
   @Test
