@@ -39,13 +39,25 @@ class TrainerGangRecipeTest {
         java.nio.file.Files.exists(one.resolve("global_step_3/model.safetensors")),
         java.nio.file.Files.exists(two.resolve("global_step_3/model.safetensors")));
     assertEquals(true, java.nio.file.Files.exists(two.resolve("global_step_3/model.safetensors")));
+    // The two-rank checkpoint is a single-process one: one rank resumes it for a fourth step,
+    // as the one-rank run resumes its own.
+    QUIET.run("recipes/arith-grpo.yaml", overrides(one, 1, 4));
+    QUIET.run("recipes/arith-grpo.yaml", overrides(two, 1, 4));
+    Map<Integer, Double> a = TinyRuns.series(one, "actor/pg_loss");
+    Map<Integer, Double> b = TinyRuns.series(two, "actor/pg_loss");
+    assertEquals(java.util.Set.of(1, 2, 3, 4), b.keySet(), "the resumed run's steps");
+    TinyRuns.assertSeriesClose(a, b, "actor/pg_loss after resuming with one rank");
   }
 
   private static java.util.List<String> overrides(Path dir, int ranks) {
+    return overrides(dir, ranks, 3);
+  }
+
+  private static java.util.List<String> overrides(Path dir, int ranks, int steps) {
     // 64 samples a step in micro-batches of 16: four micro-batches, two per rank
     return TinyRuns.tiny(
         dir,
-        3,
+        steps,
         "trainer.ray=off",
         "trainer.nnodes=" + ranks,
         "trainer.save_freq=3",
