@@ -10,7 +10,8 @@
 #   llama-v5p    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips:
 #                trainer on 4)
 #   logprobs16k  Qwen2.5-0.5B shape, log-probs and a train step at 16k tokens on one v6e chip
-#                (the trainer on one chip of v6e-8, a one-row sampler on another)
+#                (the trainer on one chip of v6e-8, a one-row sampler on another), dense attention
+#   logprobs16k-blockwise  the same with blockwise attention (-Djavelin.attention.block=512)
 #   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
 #   qwen3-8b-v6e   Qwen3-8B shape, layers scanned, 8 x 1024 bf16, trainer fsdp=8 on v6e-16 (the
 #                  trainer's 8 chips, a v6e-8's worth, plus 1 sampler x tp=8)
@@ -52,14 +53,15 @@ qwen3=bench/models/qwen3-8b
 gemma3=bench/models/gemma-3-4b
 qwen3moe=bench/models/qwen3-30b-a3b
 layers=unrolled # -Djavelin.layers of the plan JVM; the real-size rows of deep models scan
+block=0         # -Djavelin.attention.block: keys per attention block, 0 for dense attention
 
 plan() { # plan <topology> <key=value ...>
   local topo=$1
   shift
-  echo "== javelin plan --topology $topo $* (-Djavelin.layers=$layers)"
+  echo "== javelin plan --topology $topo $* (-Djavelin.layers=$layers -Djavelin.attention.block=$block)"
   date -u
   cat /proc/loadavg
-  java -Xmx12g -Djavelin.layers="$layers" @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
+  java -Xmx12g -Djavelin.layers="$layers" -Djavelin.attention.block="$block" @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
     -Djavelin.root="$PWD" -cp "$cp" dev.javelin.recipes.cli.Main plan recipes/gsm8k-grpo.yaml \
     actor_rollout_ref.model.enable_gradient_checkpointing=true "$@" --topology "$topo" \
     2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
@@ -97,13 +99,16 @@ for row in "${rows[@]}"; do
         data.max_prompt_length=512 data.max_response_length=1536
       jax --config $llama/config.json --topology v5p-8 --batch 8 --seq 2048 --fsdp 4 --remat
       ;;
-    logprobs16k)
+    logprobs16k | logprobs16k-blockwise)
+      [ "$row" = logprobs16k-blockwise ] && block=512
       layers=scanned plan v6e-8 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
         trainer.n_gpus_per_node=1 trainer.samplers=1 \
         actor_rollout_ref.rollout.tensor_model_parallel_size=1 actor_rollout_ref.rollout.max_num_seqs=1 \
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \
         actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \
         data.max_prompt_length=512 data.max_response_length=15872
+      block=0
+      [ "$row" = logprobs16k-blockwise ] && continue # the JAX side is the dense row's
       jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --program logprobs
       jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --remat
       ;;

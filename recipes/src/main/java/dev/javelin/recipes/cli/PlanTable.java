@@ -1,6 +1,7 @@
 package dev.javelin.recipes.cli;
 
 import dev.javelin.backend.graph.Loops;
+import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.xla.CompiledStats;
@@ -215,6 +216,12 @@ final class PlanTable {
       }
       if (!recipe.model().gradientCheckpointing()) {
         out.add(ModelSection.ENABLE_GRADIENT_CHECKPOINTING.name() + "=true");
+      }
+      if (CausalAttention.configuredBlock() == 0) {
+        out.add(
+            "-D"
+                + CausalAttention.PROPERTY
+                + "=512 (blockwise attention: no (T, T) scores, memory linear in the sequence)");
       }
       out.add(
           ChipKeys.TRAINER_CHIPS.name()

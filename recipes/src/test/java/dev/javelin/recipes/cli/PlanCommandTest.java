@@ -126,6 +126,7 @@ class PlanCommandTest {
     // 16 micro-batch rows x (16 - 1 GiB of arguments) / 20 GiB of temporaries -> 12
     assertTrue(text.contains("ppo_micro_batch_size_per_gpu=12 or less (now 16"), text);
     assertTrue(text.contains("enable_gradient_checkpointing=true"), text);
+    assertTrue(text.contains("-Djavelin.attention.block=512 (blockwise attention"), text);
     assertTrue(text.contains("data.max_response_length"), text);
     assertFalse(text.contains("does not fit: sampler"), text);
   }

@@ -23,9 +23,33 @@ public final class Loop {
   private final int carried;
   private final int sliced;
   private final boolean reverse;
+  private final Backward backward;
   private Program step;
 
-  private Loop(String name, Program body, int trips, int carried, int sliced, boolean reverse) {
+  /**
+   * A loop's own gradient, used in place of differentiating its body: for a loop whose gradient
+   * needs less than its saved carries (blockwise attention keeps only its final running max and
+   * sum; {@link dev.javelin.backend.model.BlockwiseAttention}).
+   */
+  @FunctionalInterface
+  public interface Backward {
+    /**
+     * The contributions to the loop's operands (null where none) from the cotangents {@code dys} of
+     * its {@code results} (null where a result takes none); {@code need} marks the operands whose
+     * gradient is wanted.
+     */
+    Node[] apply(
+        GraphBuilder g, List<Node> operands, List<Node> results, Node[] dys, boolean[] need);
+  }
+
+  private Loop(
+      String name,
+      Program body,
+      int trips,
+      int carried,
+      int sliced,
+      boolean reverse,
+      Backward backward) {
     if (trips < 1 || carried < 0 || sliced < 0 || carried + sliced > body.parameters().size()) {
       throw new IllegalArgumentException("bad loop '" + name + "' over " + body);
     }
@@ -38,6 +62,7 @@ public final class Loop {
     this.carried = carried;
     this.sliced = sliced;
     this.reverse = reverse;
+    this.backward = backward;
   }
 
   /**
@@ -57,7 +82,21 @@ public final class Loop {
       int sliced,
       boolean reverse,
       List<Node> operands) {
-    Loop loop = new Loop(name, body, trips, carried, sliced, reverse);
+    return apply(g, name, body, trips, carried, sliced, reverse, operands, null);
+  }
+
+  /** As above, the loop's gradient given by {@code backward} (null: only a scan has one). */
+  public static List<Node> apply(
+      GraphBuilder g,
+      String name,
+      Program body,
+      int trips,
+      int carried,
+      int sliced,
+      boolean reverse,
+      List<Node> operands,
+      Backward backward) {
+    Loop loop = new Loop(name, body, trips, carried, sliced, reverse, backward);
     loop.check(operands);
     List<Node> results = new ArrayList<>();
     for (int r = 0; r < loop.results(); r++) {
@@ -144,6 +183,11 @@ public final class Loop {
 
   public boolean reverse() {
     return reverse;
+  }
+
+  /** The loop's own gradient rule, or null (a scan's is derived from its body). */
+  public Backward backward() {
+    return backward;
   }
 
   /**

@@ -23,6 +23,15 @@ final class LoopVjp {
    */
   static void apply(
       GraphBuilder g, Loop loop, List<Node> operands, Node[] dys, boolean[] need, Node[] out) {
+    if (loop.backward() != null) {
+      List<Node> results = new ArrayList<>();
+      for (int r = 0; r < loop.results(); r++) {
+        results.add(g.add(new Op.LoopResult(loop, r), operands, loop.shape(r), loop.dtype(r)));
+      }
+      Node[] own = loop.backward().apply(g, operands, results, dys, need);
+      System.arraycopy(own, 0, out, 0, out.length);
+      return;
+    }
     if (!Scan.isScan(loop) || dys[1] != null) {
       throw new UnsupportedOperationException(
           "gradients flow only into the final carry and the outputs of a scan, not into the saved"

@@ -165,12 +165,12 @@ public final class DecoderModel {
       Node ids,
       Node cos,
       Node sin,
-      IntFunction<Node> bias,
+      CausalAttention attention,
       LayerLoop layers) {
     if (layers == LayerLoop.SCANNED && ScannedLayers.supports(c, w)) {
-      return ScannedLayers.hidden(g, this, w, ids, cos, sin, bias);
+      return ScannedLayers.hidden(g, this, w, ids, cos, sin, attention);
     }
-    return hidden(g, w, ids, cos, sin, bias, KvPolicy.SELF);
+    return hidden(g, w, ids, cos, sin, attention.layout(this));
   }
 
   /** Logits (..., V) of final hidden states (..., D); f32 for bf16 weights (log-probs in f32). */
@@ -306,10 +306,7 @@ public final class DecoderModel {
     int s = k.shape().dim(2);
     int hkv = c.kvHeads();
     int grp = c.groupSize();
-    int dh = c.headDim();
-    double scalar = block.queryPreAttnScalar() > 0 ? block.queryPreAttnScalar() : dh;
-    Node qs = g.mul(q, g.full(q, 1.0 / Math.sqrt(scalar)));
-    Node q4 = g.reshape(qs, b, hkv, grp * t, dh);
+    Node q4 = grouped(g, q);
     int[] batch = {0, 1};
     DType wide = NeuralOps.wide(q.dtype());
     Node scores =
@@ -318,7 +315,38 @@ public final class DecoderModel {
     Node biased = g.add(g.reshape(scores, s5), g.broadcastInDim(bias, s5, 0, 3, 4));
     Node probs = g.convert(g.reshape(NeuralOps.softmax(g, biased), b, hkv, grp * t, s), v.dtype());
     Node wideCtx = g.dotGeneral(probs, v, batch, batch, new int[] {3}, new int[] {2}, wide);
-    Node ctx = g.convert(wideCtx, v.dtype()); // (B,Hkv,GT,Dh)
+    return merged(g, g.convert(wideCtx, v.dtype()), t);
+  }
+
+  /**
+   * Each row attends causally within itself over blocks of {@code block} keys with an online
+   * softmax ({@link BlockwiseAttention}): memory linear in the sequence. {@code window} gives each
+   * layer's i32 window scalar (a key is visible while fewer than that many positions back).
+   */
+  public Attention blockwise(
+      BlockwiseAttention.Keys keys, Node positions, IntFunction<Node> window, int block) {
+    return (g, layer, q, k, v) -> {
+      Node q4 = grouped(g, g.transpose(q, 0, 2, 1, 3));
+      Node kt = g.transpose(k, 0, 2, 1, 3);
+      Node vt = g.transpose(v, 0, 2, 1, 3);
+      Node ctx =
+          BlockwiseAttention.attend(g, q4, kt, vt, keys, positions, window.apply(layer), block);
+      return merged(g, ctx, q.shape().dim(1));
+    };
+  }
+
+  /** q (B, H, T, Dh) scaled and grouped by key/value head: (B, Hkv, G·T, Dh). */
+  private Node grouped(GraphBuilder g, Node q) {
+    double scalar = block.queryPreAttnScalar() > 0 ? block.queryPreAttnScalar() : c.headDim();
+    Node qs = g.mul(q, g.full(q, 1.0 / Math.sqrt(scalar)));
+    return g.reshape(
+        qs, q.shape().dim(0), c.kvHeads(), c.groupSize() * q.shape().dim(2), c.headDim());
+  }
+
+  /** The grouped context (B, Hkv, G·T, Dh) as (B, T, H·Dh). */
+  private Node merged(GraphBuilder g, Node ctx, int t) {
+    int b = ctx.shape().dim(0);
+    int dh = c.headDim();
     Node heads = g.transpose(g.reshape(ctx, b, c.heads(), t, dh), 0, 2, 1, 3); // (B,T,H,Dh)
     return g.reshape(heads, b, t, c.heads() * dh);
   }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntFunction;
 
 /**
  * The decoder's blocks as one {@link Scan} over the per-layer weights, stacked (L, ...) inside the
@@ -22,9 +21,10 @@ import java.util.function.IntFunction;
  *
  * <p>Blocks whose attention differs by layer (Gemma 3: sliding-window blocks with the local rotary
  * base, global ones with the scaled global base) share one loop body: each distinct {@link
- * Architecture.LayerAttention} is a kind, the body holds every kind's bias and rotary columns as
- * invariants, and a stacked per-layer kind number selects them ({@code select}, so every block sees
- * exactly the values its unrolled form sees).
+ * Architecture.LayerAttention} is a kind, the body holds every kind's {@link CausalAttention#kind}
+ * value (its bias, or its window for blockwise attention) and rotary columns as invariants, and a
+ * stacked per-layer kind number selects them ({@code select}, so every block sees exactly the
+ * values its unrolled form sees).
  *
  * <p>Mixture-of-Experts blocks also return their router logits, which the loop stacks (L, B·T, E)
  * as a second output for the load-balancing loss, gradients flowing back into it. The loss is not a
@@ -57,7 +57,7 @@ final class ScannedLayers {
       Node ids,
       Node cos,
       Node sin,
-      IntFunction<Node> bias) {
+      CausalAttention attention) {
     ModelConfig c = m.config();
     List<String> suffixes = suffixes(w);
     List<Node> stacks = new ArrayList<>();
@@ -75,31 +75,36 @@ final class ScannedLayers {
       int rope = c.architecture().attention(first).rope();
       invariants.add(m.ropeColumns(g, cos, rope));
       invariants.add(m.ropeColumns(g, sin, rope));
-      invariants.add(bias.apply(first));
+      invariants.add(attention.kind(first));
     }
+    List<Node> shared = attention.shared();
     if (firsts.size() > 1) {
       stacks.add(kindNumbers(g, c, firsts));
     }
     Node h0 = m.embed(g, w, ids);
+    List<Node> all = new ArrayList<>(invariants);
+    all.addAll(shared);
     List<Node> out =
         Scan.withOutputs(
             g,
             "layers",
             h0,
             stacks,
-            invariants,
+            all,
             (b, carry, slices, inv) -> {
               Map<String, Node> layer = new LinkedHashMap<>();
               for (int k = 0; k < suffixes.size(); k++) {
                 layer.put(WeightSpec.layer(0, suffixes.get(k)), slices.get(k));
               }
+              List<Node> kinds = inv.subList(0, invariants.size());
               List<Node> kind =
-                  firsts.size() == 1 ? inv : selectKind(b, inv, slices.get(suffixes.size()));
+                  firsts.size() == 1 ? kinds : selectKind(b, kinds, slices.get(suffixes.size()));
+              List<Node> sharedIn = inv.subList(invariants.size(), inv.size());
               ModelWeights lw = ModelWeights.of(layer);
-              DecoderModel.Attention dense = m.dense(layer0 -> kind.get(2), KvPolicy.SELF);
+              DecoderModel.Attention layout = attention.layout(m, sharedIn, layer0 -> kind.get(2));
               List<Node> next = new ArrayList<>(); // the carry, then a routed block's logits
               next.add(null);
-              Node h = m.layerRotatedBy(b, lw, 0, carry, kind.get(0), kind.get(1), dense, next);
+              Node h = m.layerRotatedBy(b, lw, 0, carry, kind.get(0), kind.get(1), layout, next);
               next.set(0, h);
               return next;
             });

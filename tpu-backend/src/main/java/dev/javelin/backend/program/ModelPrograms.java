@@ -7,6 +7,7 @@ import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.AttentionMasks;
+import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.KvPolicy;
 import dev.javelin.backend.model.LayerLoop;
@@ -198,7 +199,7 @@ public final class ModelPrograms {
             in.ids(),
             in.cos(),
             in.sin(),
-            causal(g, c, in),
+            CausalAttention.of(g, c, in.mask(), in.positions(), CausalAttention.configuredBlock()),
             LayerLoop.configured());
     return TokenStats.ofHidden(
         g,

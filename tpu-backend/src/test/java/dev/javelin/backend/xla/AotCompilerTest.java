@@ -8,9 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.backend.DType;
+import dev.javelin.backend.Donation;
+import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.spmd.MeshShape;
 import java.nio.file.Files;
@@ -128,6 +132,46 @@ class AotCompilerTest {
         assertEquals(jax.get(i).get("argument_bytes").asLong(), s.argumentBytes(), what);
         assertEquals(jax.get(i).get("temp_bytes").asLong(), s.tempBytes(), what);
         assertTrue(s.argumentBytes() > 0 && s.flops() > 0, what + " compiled to nothing");
+      }
+    }
+  }
+
+  /**
+   * On a v6e chip, the log-prob program's temporaries grow with the square of the sequence under
+   * dense attention and linearly with blockwise attention (blocks of 256 keys): one small layer,
+   * one row, 1,024 and 2,048 tokens.
+   */
+  @Test
+  void blockwiseAttentionTemporariesGrowLinearlyOnTpu() {
+    ModelConfig c = new ModelConfig(64, 32, 48, 1, 4, 2, 8, 10_000, 1e-6, true, true, 4096);
+    long[][] temps = new long[2][2]; // [dense, blockwise][1024, 2048]
+    try (AotCompiler aot = AotCompiler.open(TpuTopology.parse("v6e-8"))) {
+      for (int form = 0; form < 2; form++) {
+        for (int k = 0; k < 2; k++) {
+          int t = 1024 << k;
+          String block = form == 0 ? "0" : "256";
+          Program p = withBlock(block, () -> ModelPrograms.logProbs(c, 1, t, t));
+          temps[form][k] = aot.compile(p, Donation.none()).tempBytes();
+        }
+      }
+    }
+    String all = java.util.Arrays.deepToString(temps);
+    long scores = 4L * 2048 * 2048 * Float.BYTES; // (H, T, T) f32 at 2,048 tokens
+    assertTrue(temps[0][1] >= scores, "dense holds the scores: " + all);
+    assertTrue(temps[1][1] <= temps[0][1] / 8, "blockwise holds tiles: " + all);
+    assertTrue(temps[1][1] <= 2 * temps[1][0] + (1 << 20), "blockwise grows with T: " + all);
+  }
+
+  private static Program withBlock(String block, java.util.function.Supplier<Program> build) {
+    String before = System.getProperty(CausalAttention.PROPERTY);
+    System.setProperty(CausalAttention.PROPERTY, block);
+    try {
+      return build.get();
+    } finally {
+      if (before == null) {
+        System.clearProperty(CausalAttention.PROPERTY);
+      } else {
+        System.setProperty(CausalAttention.PROPERTY, before);
       }
     }
   }
