@@ -24,11 +24,11 @@ final class ArrayReduce {
   }
 
   void floats(float[][] arrays) {
-    run(new Floats(arrays));
+    run(new Elements(arrays));
   }
 
   void doubles(double[][] arrays) {
-    run(new Doubles(arrays));
+    run(new Elements(arrays));
   }
 
   private void run(Elements e) {
@@ -117,13 +117,28 @@ final class ArrayReduce {
     return "ar/" + s + "/" + r + "/" + c;
   }
 
-  /** The arrays of one call seen as one sequence. */
-  private abstract static class Elements {
+  /**
+   * The float[] or double[] arrays of one call seen as one sequence. One class for both element
+   * types: only the element reads and writes differ, and {@code put}, {@code zero} and {@code add}
+   * branch on the array type for those.
+   */
+  private static final class Elements {
+    private final Object[] arrays;
+    private final int bytes;
     private final int[] lengths;
     private final long total;
 
-    /** {@code arrays}: the float[] or double[] arrays of the call, in order. */
-    Elements(Object[] arrays) {
+    Elements(float[][] arrays) {
+      this(arrays, Float.BYTES);
+    }
+
+    Elements(double[][] arrays) {
+      this(arrays, Double.BYTES);
+    }
+
+    private Elements(Object[] arrays, int bytes) {
+      this.arrays = arrays;
+      this.bytes = bytes;
       lengths = new int[arrays.length];
       long n = 0;
       for (int i = 0; i < arrays.length; i++) {
@@ -133,26 +148,20 @@ final class ArrayReduce {
       total = n;
     }
 
-    final long total() {
+    long total() {
       return total;
     }
 
-    final int count() {
-      return lengths.length;
+    int bytes() {
+      return bytes;
     }
-
-    final int length(int a) {
-      return lengths[a];
-    }
-
-    abstract int bytes();
 
     /** Calls {@code f(array, offset, count)} for each piece of [from, from + len). */
-    void pieces(long from, int len, Piece f) {
+    private void pieces(long from, int len, Piece f) {
       long start = 0;
       int left = len;
-      for (int a = 0; a < count() && left > 0; a++) {
-        long end = start + length(a);
+      for (int a = 0; a < lengths.length && left > 0; a++) {
+        long end = start + lengths[a];
         if (from < end) {
           int off = (int) (from - start);
           int k = (int) Math.min(left, end - from);
@@ -164,103 +173,55 @@ final class ArrayReduce {
       }
     }
 
-    abstract void write(ByteBuffer b, long from, int len);
+    /** Puts elements [from, from + len) into {@code b}. */
+    void write(ByteBuffer b, long from, int len) {
+      pieces(from, len, (a, off, k) -> put(b, arrays[a], off, k));
+    }
 
-    abstract void zero(long from, int len);
+    /** Sets elements [from, from + len) to zero. */
+    void zero(long from, int len) {
+      pieces(from, len, (a, off, k) -> zero(arrays[a], off, k));
+    }
 
-    abstract void add(ByteBuffer b, long from, int len);
+    /** Adds the next {@code len} elements of {@code b} to elements [from, from + len). */
+    void add(ByteBuffer b, long from, int len) {
+      pieces(from, len, (a, off, k) -> add(b, arrays[a], off, k));
+    }
+
+    private static void put(ByteBuffer b, Object array, int off, int k) {
+      if (array instanceof float[] x) {
+        b.asFloatBuffer().put(x, off, k);
+        b.position(b.position() + k * Float.BYTES);
+      } else {
+        b.asDoubleBuffer().put((double[]) array, off, k);
+        b.position(b.position() + k * Double.BYTES);
+      }
+    }
+
+    private static void zero(Object array, int off, int k) {
+      if (array instanceof float[] x) {
+        java.util.Arrays.fill(x, off, off + k, 0f);
+      } else {
+        java.util.Arrays.fill((double[]) array, off, off + k, 0d);
+      }
+    }
+
+    private static void add(ByteBuffer b, Object array, int off, int k) {
+      if (array instanceof float[] x) {
+        for (int j = off; j < off + k; j++) {
+          x[j] += b.getFloat();
+        }
+      } else {
+        double[] x = (double[]) array;
+        for (int j = off; j < off + k; j++) {
+          x[j] += b.getDouble();
+        }
+      }
+    }
   }
 
   @FunctionalInterface
   private interface Piece {
     void run(int array, int offset, int count);
-  }
-
-  private static final class Floats extends Elements {
-    private final float[][] a;
-
-    Floats(float[][] a) {
-      super(a);
-      this.a = a;
-    }
-
-    @Override
-    int bytes() {
-      return Float.BYTES;
-    }
-
-    @Override
-    void write(ByteBuffer b, long from, int len) {
-      pieces(
-          from,
-          len,
-          (i, off, k) -> {
-            for (int j = 0; j < k; j++) {
-              b.putFloat(a[i][off + j]);
-            }
-          });
-    }
-
-    @Override
-    void zero(long from, int len) {
-      pieces(from, len, (i, off, k) -> java.util.Arrays.fill(a[i], off, off + k, 0f));
-    }
-
-    @Override
-    void add(ByteBuffer b, long from, int len) {
-      pieces(
-          from,
-          len,
-          (i, off, k) -> {
-            float[] x = a[i];
-            for (int j = 0; j < k; j++) {
-              x[off + j] += b.getFloat();
-            }
-          });
-    }
-  }
-
-  private static final class Doubles extends Elements {
-    private final double[][] a;
-
-    Doubles(double[][] a) {
-      super(a);
-      this.a = a;
-    }
-
-    @Override
-    int bytes() {
-      return Double.BYTES;
-    }
-
-    @Override
-    void write(ByteBuffer b, long from, int len) {
-      pieces(
-          from,
-          len,
-          (i, off, k) -> {
-            for (int j = 0; j < k; j++) {
-              b.putDouble(a[i][off + j]);
-            }
-          });
-    }
-
-    @Override
-    void zero(long from, int len) {
-      pieces(from, len, (i, off, k) -> java.util.Arrays.fill(a[i], off, off + k, 0d));
-    }
-
-    @Override
-    void add(ByteBuffer b, long from, int len) {
-      pieces(
-          from,
-          len,
-          (i, off, k) -> {
-            double[] x = a[i];
-            for (int j = 0; j < k; j++) {
-              x[off + j] += b.getDouble();
-            }
-          });
-    }
   }
 }
