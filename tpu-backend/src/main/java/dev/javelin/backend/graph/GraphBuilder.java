@@ -304,12 +304,10 @@ public final class GraphBuilder {
       int[] lhsContract,
       int[] rhsContract,
       DType result) {
-    Shape out =
-        ShapeRules.dotGeneral(lhs, rhs, lhsBatch, rhsBatch, lhsContract, rhsContract, result);
-    Op op =
+    Op.DotGeneral op =
         new Op.DotGeneral(
             lhsBatch.clone(), rhsBatch.clone(), lhsContract.clone(), rhsContract.clone());
-    return add(op, List.of(lhs, rhs), out, result);
+    return add(op, List.of(lhs, rhs), ShapeRules.dotGeneral(lhs, rhs, op, result), result);
   }
 
   /** (..., M, K) x (K, N) -> (..., M, N): a matrix product with a shared right operand. */

@@ -1,5 +1,6 @@
 package dev.javelin.backend.graph;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.spmd.ProgramSharding;
 import java.util.ArrayList;
@@ -98,6 +99,29 @@ public final class Program {
     }
     throw new IllegalArgumentException(
         "program '" + name + "' has no parameter '" + paramName + "'");
+  }
+
+  /**
+   * Throws unless a value of {@code dtype} and {@code shape} fits parameter {@code i}: the check,
+   * and the message, of every place that binds arguments to a program.
+   */
+  public void checkArgument(int i, DType dtype, Shape shape) {
+    Node p = parameters.get(i);
+    if (p.dtype() != dtype || !p.shape().equals(shape)) {
+      throw new IllegalArgumentException(
+          "argument "
+              + i
+              + " ('"
+              + ((Op.Parameter) p.op()).name()
+              + "') of program '"
+              + name
+              + "' must be "
+              + p.dtype().mlirName()
+              + p.shape()
+              + ", got "
+              + dtype.mlirName()
+              + shape);
+    }
   }
 
   @Override

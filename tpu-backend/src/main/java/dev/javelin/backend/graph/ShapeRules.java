@@ -67,14 +67,11 @@ final class ShapeRules {
   }
 
   /** dot_general's result: batch dims, lhs free dims, rhs free dims. */
-  static Shape dotGeneral(
-      Node lhs,
-      Node rhs,
-      int[] lhsBatch,
-      int[] rhsBatch,
-      int[] lhsContract,
-      int[] rhsContract,
-      DType result) {
+  static Shape dotGeneral(Node lhs, Node rhs, Op.DotGeneral dims, DType result) {
+    int[] lhsBatch = dims.lhsBatch();
+    int[] rhsBatch = dims.rhsBatch();
+    int[] lhsContract = dims.lhsContract();
+    int[] rhsContract = dims.rhsContract();
     requireSameType(lhs, rhs, "dot_general");
     if (result != lhs.dtype() && !(lhs.dtype() == DType.BF16 && result == DType.F32)) {
       throw new IllegalArgumentException(

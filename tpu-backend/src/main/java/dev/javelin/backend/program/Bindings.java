@@ -1,7 +1,6 @@
 package dev.javelin.backend.program;
 
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
@@ -16,26 +15,14 @@ public final class Bindings {
   public static List<DeviceBuffer> bind(
       Program program, Map<String, ? extends DeviceBuffer> named) {
     List<DeviceBuffer> args = new ArrayList<>(program.parameters().size());
-    for (Node p : program.parameters()) {
-      String name = ((Op.Parameter) p.op()).name();
+    for (int i = 0; i < program.parameters().size(); i++) {
+      String name = ((Op.Parameter) program.parameters().get(i).op()).name();
       DeviceBuffer b = named.get(name);
       if (b == null) {
         throw new IllegalArgumentException(
             "program '" + program.name() + "' needs argument '" + name + "'");
       }
-      if (!b.shape().equals(p.shape()) || b.dtype() != p.dtype()) {
-        throw new IllegalArgumentException(
-            "argument '"
-                + name
-                + "' of program '"
-                + program.name()
-                + "' must be "
-                + p.dtype().mlirName()
-                + p.shape()
-                + ", got "
-                + b.dtype().mlirName()
-                + b.shape());
-      }
+      program.checkArgument(i, b.dtype(), b.shape());
       args.add(b);
     }
     return args;

@@ -2,8 +2,6 @@ package dev.javelin.backend.reference;
 
 import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Executable;
-import dev.javelin.backend.graph.Node;
-import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +29,7 @@ final class ReferenceExecutable implements Executable {
         throw new IllegalArgumentException(
             "argument " + i + " of '" + program.name() + "' is not a reference-device buffer");
       }
-      checkArgument(i, rb);
+      program.checkArgument(i, rb.dtype(), rb.shape());
       values.add(rb.value());
     }
     List<DeviceBuffer> out = new ArrayList<>();
@@ -50,25 +48,6 @@ final class ReferenceExecutable implements Executable {
               + program.parameters().size()
               + " arguments, got "
               + n);
-    }
-  }
-
-  private void checkArgument(int i, ReferenceBuffer b) {
-    Node p = program.parameters().get(i);
-    if (p.dtype() != b.dtype() || !p.shape().equals(b.shape())) {
-      throw new IllegalArgumentException(
-          "argument "
-              + i
-              + " ('"
-              + ((Op.Parameter) p.op()).name()
-              + "') of '"
-              + program.name()
-              + "' must be "
-              + p.dtype().mlirName()
-              + p.shape()
-              + ", got "
-              + b.dtype().mlirName()
-              + b.shape());
     }
   }
 }
