@@ -38,9 +38,7 @@ public record TokenStats(Node logp, Node entropy) {
    */
   public static TokenStats ofHidden(
       GraphBuilder g, Node hidden, Head head, int vocab, Node ids, Node temperature) {
-    int b = hidden.shape().dim(0);
-    int t = hidden.shape().dim(1);
-    return ofHidden(g, hidden, head, vocab, ids, temperature, HeadTiles.of(b, t, vocab));
+    return ofHidden(g, hidden, head, vocab, ids, temperature, tilesOf(hidden, vocab));
   }
 
   /** As above over the given tiles. */
@@ -70,9 +68,12 @@ public record TokenStats(Node logp, Node entropy) {
    */
   public static TokenStats chunked(
       GraphBuilder g, Node hidden, Head head, int vocab, Node targets, Node temperature) {
-    int b = hidden.shape().dim(0);
-    int c = hidden.shape().dim(1);
-    return chunked(g, hidden, head, vocab, targets, temperature, HeadTiles.of(b, c, vocab));
+    return chunked(g, hidden, head, vocab, targets, temperature, tilesOf(hidden, vocab));
+  }
+
+  /** The tiles {@link HeadTiles#of} picks for hidden states (B, C, D). */
+  private static HeadTiles tilesOf(Node hidden, int vocab) {
+    return HeadTiles.of(hidden.shape().dim(0), hidden.shape().dim(1), vocab);
   }
 
   private static TokenStats chunked(

@@ -7,6 +7,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.DistinctPrompts;
 import dev.javelin.backend.batch.TokenBatch;
+import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.ModelPrograms;
@@ -17,6 +18,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A KV cache of B independent rows ("slots") of S positions each, for continuous batching: {@link
@@ -164,29 +166,19 @@ public final class SlotDecoder implements AutoCloseable {
     Prefilled p = runPrefill(d.paddedPrompts());
     ModelConfig c = model.config();
     int b = rows;
-    Executable merge =
-        model.executable(
-            ProgramSpec.of(
-                    "slot_merge_b"
-                        + b
-                        + "_n"
-                        + bn
-                        + "_s"
-                        + capacity
-                        + ModelPrograms.suffix(compute),
-                    () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute))
-                .outputs(ShardPlan.cacheNames(c)));
     Map<String, DeviceBuffer> in = cacheInputs();
     for (int i = 0; i < c.layers(); i++) {
       in.put(SlotPrograms.freshKey(i), p.caches().get(2 * i));
       in.put(SlotPrograms.freshValue(i), p.caches().get(2 * i + 1));
     }
-    DeviceBuffer ids = model.upload(SlotPrograms.ROWS, new Tensor.I32(Shape.of(rows), src));
-    in.put(SlotPrograms.ROWS, ids);
-    List<DeviceBuffer> out = merge.run(Bindings.bind(merge.program(), in));
-    ids.close();
+    List<DeviceBuffer> out =
+        runRowsProgram(
+            "slot_merge_b" + b + "_n" + bn,
+            () -> SlotPrograms.mergeRows(c, b, bn, capacity, compute),
+            in,
+            src);
     p.caches().forEach(DeviceBuffer::close);
-    replaceCaches(new ArrayList<>(out));
+    replaceCaches(out);
     return d.spread(p.logits());
   }
 
@@ -321,21 +313,27 @@ public final class SlotDecoder implements AutoCloseable {
   private List<DeviceBuffer> gatherRows(Map<String, DeviceBuffer> in, int from, int[] keep) {
     ModelConfig c = model.config();
     int to = keep.length;
-    Executable gather =
+    return runRowsProgram(
+        "slot_gather_b" + from + "_to" + to,
+        () -> SlotPrograms.gatherRows(c, from, to, capacity, compute),
+        in,
+        keep.clone());
+  }
+
+  /**
+   * Runs the cache program {@code name} (built by {@code build} on first use) over {@code in} and
+   * the row indices {@code rowIds}, and returns the new caches it writes.
+   */
+  private List<DeviceBuffer> runRowsProgram(
+      String name, Supplier<Program> build, Map<String, DeviceBuffer> in, int[] rowIds) {
+    Executable e =
         model.executable(
-            ProgramSpec.of(
-                    "slot_gather_b"
-                        + from
-                        + "_to"
-                        + to
-                        + "_s"
-                        + capacity
-                        + ModelPrograms.suffix(compute),
-                    () -> SlotPrograms.gatherRows(c, from, to, capacity, compute))
-                .outputs(ShardPlan.cacheNames(c)));
-    DeviceBuffer ids = model.upload(SlotPrograms.ROWS, new Tensor.I32(Shape.of(to), keep.clone()));
+            ProgramSpec.of(name + "_s" + capacity + ModelPrograms.suffix(compute), build)
+                .outputs(ShardPlan.cacheNames(model.config())));
+    DeviceBuffer ids =
+        model.upload(SlotPrograms.ROWS, new Tensor.I32(Shape.of(rowIds.length), rowIds));
     in.put(SlotPrograms.ROWS, ids);
-    List<DeviceBuffer> out = gather.run(Bindings.bind(gather.program(), in));
+    List<DeviceBuffer> out = e.run(Bindings.bind(e.program(), in));
     ids.close();
     return new ArrayList<>(out);
   }

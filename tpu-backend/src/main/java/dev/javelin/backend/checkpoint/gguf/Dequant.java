@@ -112,29 +112,22 @@ public final class Dequant {
   }
 
   private static void q4k(ByteBuffer b, int at, float[] y, int o) {
-    float d = half(b, at);
-    float dmin = half(b, at + 2);
-    int scales = at + 4;
-    int qs = at + 16;
-    for (int j = 0; j < 4; j++) {
-      float d1 = d * scaleMinK4(b, scales, 2 * j, false);
-      float m1 = dmin * scaleMinK4(b, scales, 2 * j, true);
-      float d2 = d * scaleMinK4(b, scales, 2 * j + 1, false);
-      float m2 = dmin * scaleMinK4(b, scales, 2 * j + 1, true);
-      for (int l = 0; l < 32; l++) {
-        int q = b.get(qs + 32 * j + l) & 0xFF;
-        y[o + 64 * j + l] = d1 * (q & 0xF) - m1;
-        y[o + 64 * j + 32 + l] = d2 * (q >>> 4) - m2;
-      }
-    }
+    k4(b, at, at + 16, -1, y, o);
   }
 
   private static void q5k(ByteBuffer b, int at, float[] y, int o) {
+    k4(b, at, at + 48, at + 16, y, o);
+  }
+
+  /**
+   * A Q4_K block (no {@code qh}: pass -1), or a Q5_K block, which is Q4_K's layout plus a fifth bit
+   * per weight in the 32 bytes at {@code qh}: 8 sub-blocks of 32 weights, each {@code d · scale · q
+   * - dmin · min}, the low nibbles at {@code qs}.
+   */
+  private static void k4(ByteBuffer b, int at, int qs, int qh, float[] y, int o) {
     float d = half(b, at);
     float dmin = half(b, at + 2);
     int scales = at + 4;
-    int qh = at + 16;
-    int qs = at + 48;
     for (int j = 0; j < 4; j++) {
       float d1 = d * scaleMinK4(b, scales, 2 * j, false);
       float m1 = dmin * scaleMinK4(b, scales, 2 * j, true);
@@ -144,7 +137,7 @@ public final class Dequant {
       int u2 = 2 << (2 * j);
       for (int l = 0; l < 32; l++) {
         int q = b.get(qs + 32 * j + l) & 0xFF;
-        int h = b.get(qh + l) & 0xFF;
+        int h = qh < 0 ? 0 : b.get(qh + l) & 0xFF;
         y[o + 64 * j + l] = d1 * ((q & 0xF) + ((h & u1) != 0 ? 16 : 0)) - m1;
         y[o + 64 * j + 32 + l] = d2 * ((q >>> 4) + ((h & u2) != 0 ? 16 : 0)) - m2;
       }
