@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Typed, validated view of a reward function's keyword arguments. Every error names the function
@@ -43,10 +44,38 @@ public record RewardKwargs(String function, Map<String, Object> values) {
 
   /** A number, or {@code fallback} when absent. */
   public double getDouble(String key, double fallback) {
+    return get(key, fallback, "a finite number", RewardKwargs::finiteNumber);
+  }
+
+  /** A boolean ({@code true}/{@code false}, any case), or {@code fallback} when absent. */
+  public boolean getBoolean(String key, boolean fallback) {
+    return get(key, fallback, "true or false", RewardKwargs::bool);
+  }
+
+  /** A string, or {@code fallback} when absent. */
+  public String getString(String key, String fallback) {
+    return get(key, fallback, "a string", v -> v instanceof String s ? s : null);
+  }
+
+  /**
+   * {@code key}'s value as {@code read} reads it, or {@code fallback} when absent; where {@code
+   * read} gives null the value is not what the key takes, and the error says it should be {@code
+   * expected}.
+   */
+  private <T> T get(String key, T fallback, String expected, Function<Object, T> read) {
     Object v = values.get(key);
     if (v == null) {
       return fallback;
     }
+    T t = read.apply(v);
+    if (t == null) {
+      throw bad(key, expected, v);
+    }
+    return t;
+  }
+
+  /** A finite number, or a string that parses as one; else null. */
+  private static Double finiteNumber(Object v) {
     if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
       return n.doubleValue();
     }
@@ -57,37 +86,21 @@ public record RewardKwargs(String function, Map<String, Object> values) {
           return d;
         }
       } catch (NumberFormatException e) {
-        // fall through to the error below
+        // not a number: null below
       }
     }
-    throw bad(key, "a finite number", v);
+    return null;
   }
 
-  /** A boolean ({@code true}/{@code false}, any case), or {@code fallback} when absent. */
-  public boolean getBoolean(String key, boolean fallback) {
-    Object v = values.get(key);
-    if (v == null) {
-      return fallback;
-    }
+  /** A boolean, or the string true or false in any case; else null. */
+  private static Boolean bool(Object v) {
     if (v instanceof Boolean b) {
       return b;
     }
     if (v instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
       return Boolean.parseBoolean(s);
     }
-    throw bad(key, "true or false", v);
-  }
-
-  /** A string, or {@code fallback} when absent. */
-  public String getString(String key, String fallback) {
-    Object v = values.get(key);
-    if (v == null) {
-      return fallback;
-    }
-    if (v instanceof String s) {
-      return s;
-    }
-    throw bad(key, "a string", v);
+    return null;
   }
 
   /** A string that must be one of {@code choices}, or {@code fallback} when absent. */
