@@ -65,23 +65,17 @@ public final class ModelOverrideKeys {
 
     /** {@code c} with the overridden fields. */
     public ModelConfig apply(ModelConfig c) {
-      if (ropeTheta == null && rmsNormEps == null && maxPositions == null) {
-        return c;
+      ModelConfig out = c;
+      if (ropeTheta != null) {
+        out = out.withRopeTheta(ropeTheta);
       }
-      return new ModelConfig(
-          c.vocabSize(),
-          c.hidden(),
-          c.intermediate(),
-          c.layers(),
-          c.heads(),
-          c.kvHeads(),
-          c.headDim(),
-          ropeTheta != null ? ropeTheta : c.ropeTheta(),
-          rmsNormEps != null ? rmsNormEps : c.rmsNormEps(),
-          c.tieWordEmbeddings(),
-          c.qkvBias(),
-          maxPositions != null ? maxPositions : c.maxPositions(),
-          c.architecture());
+      if (rmsNormEps != null) {
+        out = out.withRmsNormEps(rmsNormEps);
+      }
+      if (maxPositions != null) {
+        out = out.withMaxPositions(maxPositions);
+      }
+      return out;
     }
   }
 

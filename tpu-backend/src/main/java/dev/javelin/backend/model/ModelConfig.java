@@ -118,6 +118,16 @@ public record ModelConfig(
     return withQkvBias(tensorNames.contains(WeightSpec.layer(0, BlockTensors.Q_PROJ + ".bias")));
   }
 
+  /** A copy with a different rotary base θ. */
+  public ModelConfig withRopeTheta(double theta) {
+    return copy(f -> f.ropeTheta = theta);
+  }
+
+  /** A copy with a different RMSNorm ε. */
+  public ModelConfig withRmsNormEps(double eps) {
+    return copy(f -> f.rmsNormEps = eps);
+  }
+
   /** A copy with a different KV-cache capacity. */
   public ModelConfig withMaxPositions(int newMax) {
     return copy(f -> f.maxPositions = newMax);
@@ -140,8 +150,8 @@ public record ModelConfig(
         f.c.heads,
         f.c.kvHeads,
         f.c.headDim,
-        f.c.ropeTheta,
-        f.c.rmsNormEps,
+        f.ropeTheta,
+        f.rmsNormEps,
         f.c.tieWordEmbeddings,
         f.qkvBias,
         f.maxPositions,
@@ -151,12 +161,16 @@ public record ModelConfig(
   /** The fields a copy may change; the rest are read from the original {@code c}. */
   private static final class Fields {
     final ModelConfig c;
+    double ropeTheta;
+    double rmsNormEps;
     boolean qkvBias;
     int maxPositions;
     Architecture architecture;
 
     Fields(ModelConfig c) {
       this.c = c;
+      this.ropeTheta = c.ropeTheta;
+      this.rmsNormEps = c.rmsNormEps;
       this.qkvBias = c.qkvBias;
       this.maxPositions = c.maxPositions;
       this.architecture = c.architecture;
