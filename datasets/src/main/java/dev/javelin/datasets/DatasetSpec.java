@@ -53,24 +53,18 @@ public record DatasetSpec(
 
   /** GSM8K JSONL with VeRL's instruction suffix. */
   public static DatasetSpec gsm8k(Path path) {
-    return new DatasetSpec(
-        path,
-        DatasetFormat.JSONL,
-        FieldMapping.GSM8K,
-        GSM8K_SOURCE,
-        PromptTemplate.GSM8K,
-        LoadLimits.DEFAULT);
+    return jsonl(path, FieldMapping.GSM8K, GSM8K_SOURCE, PromptTemplate.GSM8K);
   }
 
   /** MATH-500 JSONL with VeRL's {@code \boxed{}} instruction. */
   public static DatasetSpec math500(Path path) {
+    return jsonl(path, FieldMapping.MATH500, MATH500_SOURCE, PromptTemplate.MATH);
+  }
+
+  private static DatasetSpec jsonl(
+      Path path, FieldMapping fields, String dataSource, PromptTemplate template) {
     return new DatasetSpec(
-        path,
-        DatasetFormat.JSONL,
-        FieldMapping.MATH500,
-        MATH500_SOURCE,
-        PromptTemplate.MATH,
-        LoadLimits.DEFAULT);
+        path, DatasetFormat.JSONL, fields, dataSource, template, LoadLimits.DEFAULT);
   }
 
   /** A VeRL-layout parquet file. */

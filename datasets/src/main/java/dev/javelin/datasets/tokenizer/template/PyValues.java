@@ -13,6 +13,16 @@ import java.util.Objects;
  * operators follow Python because templates were written against it.
  */
 final class PyValues {
+  /** Python's names of the value types a template sees, for messages. */
+  private static final List<Map.Entry<Class<?>, String>> TYPE_NAMES =
+      List.of(
+          Map.entry(String.class, "string"),
+          Map.entry(Boolean.class, "bool"),
+          Map.entry(Long.class, "int"),
+          Map.entry(Double.class, "float"),
+          Map.entry(List.class, "list"),
+          Map.entry(Map.class, "dict"));
+
   private PyValues() {}
 
   static boolean truthy(Object v) {
@@ -257,23 +267,10 @@ final class PyValues {
     if (v instanceof Undefined u) {
       return "undefined '" + u.name() + "'";
     }
-    if (v instanceof String) {
-      return "string";
-    }
-    if (v instanceof Boolean) {
-      return "bool";
-    }
-    if (v instanceof Long) {
-      return "int";
-    }
-    if (v instanceof Double) {
-      return "float";
-    }
-    if (v instanceof List) {
-      return "list";
-    }
-    if (v instanceof Map) {
-      return "dict";
+    for (Map.Entry<Class<?>, String> t : TYPE_NAMES) {
+      if (t.getKey().isInstance(v)) {
+        return t.getValue();
+      }
     }
     return v.getClass().getSimpleName();
   }
