@@ -18,23 +18,19 @@ public final class MixedPrecisionKeys {
   private static final Set<String> BF16 = Set.of("bf16", "bfloat16");
   private static final Set<String> BF16_DEVICES = Set.of("tpu", "xla:gpu");
   private static final KeySet KEYS = new KeySet();
+
+  /** The values a compute-type key takes: VeRL's spellings of f32 and bf16. */
+  static final KeyType DTYPES = KeyType.oneOf("fp32", "float32", "bf16", "bfloat16");
+
   public static final KeySpec PARAM_DTYPE =
       KEYS.optional(
           P + "param_dtype",
-          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
+          DTYPES,
           "trainer compute type; default bf16 on tpu and xla:gpu, fp32 elsewhere");
   public static final KeySpec REDUCE_DTYPE =
-      KEYS.of(
-          P + "reduce_dtype",
-          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
-          "fp32",
-          "gradient reduction type; fp32 only");
+      KEYS.of(P + "reduce_dtype", DTYPES, "fp32", "gradient reduction type; fp32 only");
   public static final KeySpec BUFFER_DTYPE =
-      KEYS.of(
-          P + "buffer_dtype",
-          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
-          "fp32",
-          "buffer type; fp32 only");
+      KEYS.of(P + "buffer_dtype", DTYPES, "fp32", "buffer type; fp32 only");
 
   private MixedPrecisionKeys() {}
 

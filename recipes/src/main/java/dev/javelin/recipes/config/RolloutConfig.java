@@ -69,7 +69,7 @@ public record RolloutConfig(
   public static final KeySpec DTYPE =
       KEYS.optional(
           "actor_rollout_ref.rollout.dtype",
-          KeyType.oneOf("fp32", "float32", "bf16", "bfloat16"),
+          MixedPrecisionKeys.DTYPES,
           "sampler compute type and KV cache; default bf16 on tpu and xla:gpu, fp32 elsewhere");
   public static final KeySpec VAL_KWARGS_N =
       KEYS.of(
