@@ -82,6 +82,9 @@ public final class Autodiff {
       if (dn == null || n.inputs().isEmpty() || n.gradientStopped()) {
         continue;
       }
+      if (n.batchMajor() && dn.shape().rank() > 0) {
+        dn.markBatchMajor(); // the cotangent of a batch-split activation is batch-split too
+      }
       boolean[] need = new boolean[n.inputs().size()];
       for (int i = 0; i < need.length; i++) {
         need[i] = active.contains(n.input(i));

@@ -125,6 +125,18 @@ public final class GraphBuilder {
    * exact gradient contribution is zero. (Asking for the gradient with respect to a stopped node
    * itself still gives it; only its inputs are cut off.)
    */
+  /**
+   * Marks {@code x} (dimension 0 the batch) as an activation a sharded program keeps split over the
+   * batch axis ({@link Node#batchMajor}); returns x. The value is unchanged on every device.
+   */
+  public Node batchMajor(Node x) {
+    if (x.shape().rank() == 0) {
+      throw new IllegalArgumentException("a scalar has no batch dimension: " + x);
+    }
+    x.markBatchMajor();
+    return x;
+  }
+
   public Node stopGradient(Node x) {
     x.stopGradient();
     return x;

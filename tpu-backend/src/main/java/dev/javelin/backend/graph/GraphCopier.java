@@ -50,6 +50,9 @@ final class GraphCopier {
       if (m.gradientStopped()) {
         c.stopGradient();
       }
+      if (m.batchMajor()) {
+        c.markBatchMajor();
+      }
       GraphBuilder.copySegment(m, c);
       map.put(m, c);
     }

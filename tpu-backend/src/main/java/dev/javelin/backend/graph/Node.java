@@ -16,6 +16,7 @@ public final class Node {
   private final Shape shape;
   private final DType dtype;
   private volatile boolean gradientStopped;
+  private volatile boolean batchMajor;
   private volatile int segment;
 
   Node(int id, Op op, List<Node> inputs, Shape shape, DType dtype, int segment) {
@@ -62,6 +63,20 @@ public final class Node {
 
   void stopGradient() {
     gradientStopped = true;
+  }
+
+  /**
+   * Whether this value is an activation whose dimension 0 is the batch (the hidden states between
+   * decoder blocks and their cotangents): a sharded program constrains it to lie split over the
+   * mesh's batch axis, so the partitioner does not gather the whole batch onto every chip. Set with
+   * {@link GraphBuilder#batchMajor}.
+   */
+  public boolean batchMajor() {
+    return batchMajor;
+  }
+
+  void markBatchMajor() {
+    batchMajor = true;
   }
 
   /**

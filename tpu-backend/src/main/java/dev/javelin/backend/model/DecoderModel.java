@@ -95,12 +95,13 @@ public final class DecoderModel {
    */
   public Node hidden(
       GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
-    Node h = embed(g, w, ids); // (B, T, D)
+    Node h = g.batchMajor(embed(g, w, ids)); // (B, T, D)
     for (int i = 0; i < c.layers(); i++) {
       // One recomputation segment per block: under Remat.BLOCKS only h crosses to the backward.
       g.beginSegment();
       h = layer(g, w, i, h, cos, sin, layout);
       g.endSegment(h);
+      g.batchMajor(h); // kept split over the batch between blocks (a sharded program)
     }
     return finalNorm(g, w, h);
   }

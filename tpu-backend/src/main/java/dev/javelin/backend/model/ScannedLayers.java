@@ -81,7 +81,7 @@ final class ScannedLayers {
     if (firsts.size() > 1) {
       stacks.add(kindNumbers(g, c, firsts));
     }
-    Node h0 = m.embed(g, w, ids);
+    Node h0 = g.batchMajor(m.embed(g, w, ids));
     List<Node> all = new ArrayList<>(invariants);
     all.addAll(shared);
     List<Node> out =
@@ -111,7 +111,7 @@ final class ScannedLayers {
     if (out.size() > 1) {
       m.scannedRouterLogits(out.get(1));
     }
-    return m.finalNorm(g, w, out.get(0));
+    return m.finalNorm(g, w, g.batchMajor(out.get(0)));
   }
 
   /** The first block of each distinct attention kind, in layer order. */

@@ -155,7 +155,7 @@ public final class ShardPlan {
       Shape s = outputs.get(i).shape();
       outs.add(name == null ? batch(s) : of(name, s));
     }
-    return new ProgramSharding(mesh, params, outs);
+    return new ProgramSharding(mesh, params, outs, batchAxis);
   }
 
   /** Output names of a program whose outputs are the KV caches, per layer key then value. */
@@ -218,10 +218,7 @@ public final class ShardPlan {
   }
 
   private Sharding batch(Shape shape) {
-    if (batchAxis == null || shape.rank() == 0 || shape.dim(0) % mesh.axisSize(batchAxis) != 0) {
-      return Sharding.replicated();
-    }
-    return Sharding.split(0, batchAxis);
+    return ProgramSharding.batchSplit(mesh, batchAxis, shape).orElse(Sharding.replicated());
   }
 
   private static String stripState(String name) {

@@ -41,9 +41,13 @@ public final class StableHloPrinter {
     for (int i = 0; i < params.size(); i++) {
       body.bindParameter(params.get(i), i);
     }
+    Optional<ProgramSharding> sharding = program.sharding();
     for (Node n : program.nodes()) {
       if (!(n.op() instanceof Op.Parameter)) {
         emit(n, body);
+        if (n.batchMajor() && sharding.isPresent()) {
+          constrain(n, sharding.get(), body);
+        }
       }
     }
     List<Node> outs = program.outputs();
@@ -52,7 +56,6 @@ public final class StableHloPrinter {
             + outs.stream().map(body::name).collect(Collectors.joining(", "))
             + " : "
             + FunctionBody.types(outs));
-    Optional<ProgramSharding> sharding = program.sharding();
     List<String> args = new ArrayList<>();
     for (int i = 0; i < params.size(); i++) {
       Node p = params.get(i);
@@ -98,6 +101,30 @@ public final class StableHloPrinter {
    */
   private static String shardingAttr(List<Sharding> shardings, int i, Node n, Mesh mesh) {
     return " {mhlo.sharding = \"" + Gspmd.format(shardings.get(i), mesh, n.shape().rank()) + "\"}";
+  }
+
+  /**
+   * Pins a batch-major activation to the batch axis with a sharding constraint (what {@code
+   * jax.lax.with_sharding_constraint} emits): later uses of {@code n} read the constrained value.
+   */
+  private static void constrain(Node n, ProgramSharding s, FunctionBody f) {
+    s.batchMajor(n.shape())
+        .ifPresent(
+            split -> {
+              String pinned = f.fresh("pin");
+              String type = FunctionBody.type(n);
+              f.line(
+                  pinned
+                      + " = stablehlo.custom_call @Sharding("
+                      + f.name(n)
+                      + ") {mhlo.sharding = \""
+                      + Gspmd.format(split, s.mesh(), n.shape().rank())
+                      + "\"} : ("
+                      + type
+                      + ") -> "
+                      + type);
+              f.bind(n, pinned);
+            });
   }
 
   /** A bare MLIR symbol: letters, digits and underscores, not starting with a digit. */

@@ -1,5 +1,6 @@
 package dev.javelin.backend.xla;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DeviceBuffer;
@@ -18,6 +19,7 @@ import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.spmd.ProgramSharding;
 import dev.javelin.backend.spmd.Sharding;
+import dev.javelin.backend.stablehlo.StableHloPrinter;
 import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The micro model's programs on four {@code xla:cpu} devices with FSDP layouts (weights, AdamW
- * moments and the batch split along {@code fsdp}) against the same programs on one device.
+ * moments and the batch split along {@code fsdp}, the hidden states between blocks constrained to
+ * the batch split) against the same programs on one device.
  */
 class XlaSpmdModelTest {
   private static final Mesh FSDP = Mesh.of("fsdp", 4);
@@ -73,7 +76,8 @@ class XlaSpmdModelTest {
         new ProgramSharding(
             FSDP,
             p.parameters().stream().map(n -> fsdp(n.shape())).toList(),
-            p.outputs().stream().map(n -> fsdp(n.shape())).toList()));
+            p.outputs().stream().map(n -> fsdp(n.shape())).toList(),
+            "fsdp"));
   }
 
   @Test
@@ -82,6 +86,10 @@ class XlaSpmdModelTest {
     List<Tensor> args = ModelInputs.of(MICRO, p, T, 0);
     List<Tensor> one = runOnce(p, args, (i, t) -> xla.upload(t));
     Program s = sharded(p);
+    // the hidden states after the embedding and after each of the 2 blocks stay split over fsdp
+    String text = StableHloPrinter.print(s);
+    assertEquals(3, text.split("stablehlo.custom_call @Sharding\\(", -1).length - 1, text);
+    assertTrue(text.contains("mhlo.sharding = \"{devices=[4,1,1]0,1,2,3}\""), "batch over fsdp");
     List<Tensor> four =
         runOnce(s, args, (i, t) -> xla.upload(t, FSDP, s.sharding().get().parameters().get(i)));
     for (int o = 0; o < one.size(); o++) {
