@@ -12,10 +12,11 @@ batch=${2:-8}
 seq=${3:-128}
 iters=${4:-3}
 read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
-./mvnw -B -q "${mvn_flags[@]}" -pl tests -am test-compile -Djavelin.skipTestSetup=true
 cpfile="$PWD/tests/target/lora-bench-classpath.txt"
-./mvnw -B -q "${mvn_flags[@]}" -pl tests dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$cpfile" >/dev/null
+# one reactor run: the sibling modules resolve from it; tests (the last module) writes $cpfile last
+./mvnw -B -q "${mvn_flags[@]}" -pl tests -am test-compile dependency:build-classpath \
+  -Djavelin.skipTestSetup=true -Dmdep.includeScope=test -Dmdep.excludeGroupIds=dev.javelin \
+  -Dmdep.outputFile="$cpfile"
 cp="tests/target/test-classes:tpu-backend/target/test-classes"
 for m in tpu-backend grpo rewards datasets weight-sync sampler trainer recipes; do
   cp="$cp:$m/target/classes"

@@ -36,11 +36,12 @@ rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=(qwen-v5e)
 read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
 tools/setup/venv.sh tools/requirements/libtpu.txt
-./mvnw -B -q "${mvn_flags[@]}" -pl recipes -am compile -DskipTests -Dspotless.check.skip=true
-tools/setup/pjrt-shim.sh tpu-backend/target/classes
 cpfile="$PWD/recipes/target/tpu-plan-classpath.txt"
-./mvnw -B -q "${mvn_flags[@]}" -pl recipes dependency:build-classpath \
-  -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$cpfile" >/dev/null
+# one reactor run: the sibling modules resolve from it (a fresh ~/.m2 holds none of them); every
+# module writes $cpfile in turn, recipes (the last) last
+./mvnw -B -q "${mvn_flags[@]}" -pl recipes -am compile dependency:build-classpath -DskipTests \
+  -Dspotless.check.skip=true -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$cpfile"
+tools/setup/pjrt-shim.sh tpu-backend/target/classes
 cp=""
 for m in tpu-backend grpo rewards datasets weight-sync sampler trainer recipes; do
   cp="$cp$m/target/classes:"
