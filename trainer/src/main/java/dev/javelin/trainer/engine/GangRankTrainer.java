@@ -12,6 +12,7 @@ import dev.javelin.trainer.TrainerState;
 import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,7 @@ public final class GangRankTrainer implements Trainer {
   }
 
   /** Where the gang's store listens (rank 0's address, which the other ranks join). */
-  public java.net.InetSocketAddress storeAddress() {
+  public InetSocketAddress storeAddress() {
     return gang.storeAddress();
   }
 
