@@ -5,7 +5,8 @@ Loads DIR with AutoModelForCausalLM (f32, eager attention), fails on any missing
 mismatched tensor, and with --fixture NAME compares its logits on that fixture's batch
 (tpu-backend/src/test/resources/hf/NAME/fixture.safetensors, tools/hf_fixtures.py) within 1e-5
 relative error. Qwen3MoeFamilyTest writes tpu-backend/target/hf-writeback/qwen3-moe-tiny and
-Gemma3FamilyTest tpu-backend/target/hf-writeback/gemma3-tiny.
+Gemma3FamilyTest tpu-backend/target/hf-writeback/gemma3-tiny; TrainerGangClusterIT keeps the
+checkpoint of a two-rank trainer gang on a Ray cluster in tests/target/hf-writeback/gang-2-ranks.
 
 Usage: /work/venvs/hf/bin/python tools/hf_load_check.py DIR [--fixture NAME]
 """

@@ -102,7 +102,8 @@ public final class TinyRuns {
   }
 
   /** Every step of {@code got} equals {@code want}'s within 1e-4 relative (absolute below 1). */
-  static void assertSeriesClose(Map<Integer, Double> want, Map<Integer, Double> got, String what) {
+  public static void assertSeriesClose(
+      Map<Integer, Double> want, Map<Integer, Double> got, String what) {
     got.forEach(
         (step, v) ->
             assertEquals(

@@ -12,7 +12,8 @@ import java.util.Set;
  * actor says it), and {@code rollout.tensor_model_parallel_size} the chips of each sampler.
  * Samplers get chips after the trainer's, one disjoint set each ({@link ChipPlan}). {@code
  * trainer.nnodes} above 1 runs that many data-parallel trainer ranks as threads of one JVM on a
- * host device.
+ * host device, or that many Ray worker processes on a cluster ({@code trainer.ray=cluster}), placed
+ * by {@code trainer.gang_placement}.
  */
 public final class ChipKeys {
   private static final Set<String> HOST_DEVICES = Set.of("cpu", "ref");
@@ -28,8 +29,15 @@ public final class ChipKeys {
           "trainer.nnodes",
           KeyType.INT,
           1,
-          "data-parallel trainer ranks; above 1 they run as threads of one JVM (trainer.ray=off"
-              + " or local, a cpu or ref device)");
+          "data-parallel trainer ranks (a cpu or ref device); above 1 threads of one JVM"
+              + " (trainer.ray=off or local) or Ray worker processes (trainer.ray=cluster)");
+  public static final KeySpec GANG_PLACEMENT =
+      KEYS.of(
+          "trainer.gang_placement",
+          KeyType.oneOf(GangPlacement.keys()),
+          GangPlacement.STRICT_SPREAD.name(),
+          "Ray placement of the trainer.nnodes ranks on a cluster: STRICT_SPREAD (one per node),"
+              + " SPREAD or PACK");
   public static final KeySpec FSDP_SIZE =
       KEYS.of(
           "actor_rollout_ref.actor.fsdp_config.fsdp_size",
@@ -113,8 +121,9 @@ public final class ChipKeys {
   }
 
   /**
-   * {@code trainer.nnodes}: above 1 a gang of trainer ranks as threads of this JVM, each with its
-   * own host device; a trainer spread over hosts or over accelerator chips is not built.
+   * {@code trainer.nnodes}: above 1 a gang of trainer ranks, each with its own host device: threads
+   * of this JVM, or worker processes on a Ray cluster; a trainer spread over accelerator chips of
+   * several hosts is not built.
    */
   private static int trainerRanks(Settings s) {
     int ranks = Checks.positive(TRAINER_NODES.name(), s.getInt(TRAINER_NODES));
@@ -122,20 +131,21 @@ public final class ChipKeys {
       return 1;
     }
     String device = s.getString(TrainerSection.DEVICE);
-    boolean cluster =
-        TrainerSection.RayMode.of(s.getString(TrainerSection.RAY))
-            == TrainerSection.RayMode.CLUSTER;
     Checks.require(
-        !cluster && HOST_DEVICES.contains(device),
+        HOST_DEVICES.contains(device),
         TRAINER_NODES.name(),
         ranks
-            + " trainer ranks run as threads of one JVM: they need trainer.ray=off or local and"
-            + " trainer.device=cpu or ref (got ray="
-            + s.getString(TrainerSection.RAY)
-            + ", device="
+            + " trainer ranks each hold the model on a host device: they need trainer.device=cpu"
+            + " or ref (got "
             + device
-            + "); a trainer across hosts is not built yet, give one trainer more chips with "
+            + "); a trainer across hosts' accelerator chips is not built yet, give one trainer"
+            + " more chips with "
             + TRAINER_CHIPS.name());
     return ranks;
+  }
+
+  /** {@code trainer.gang_placement}: how a gang's ranks spread over a cluster's nodes. */
+  public static GangPlacement gangPlacement(Settings s) {
+    return GangPlacement.valueOf(s.getString(GANG_PLACEMENT));
   }
 }

@@ -17,8 +17,9 @@ import java.util.List;
  * @param rolloutTp chips of each sampler
  * @param samplers {@code trainer.samplers}
  * @param host whether the device is a host device without chips
- * @param trainerRanks {@code trainer.nnodes}: the trainer's data-parallel ranks, threads of one JVM
- *     that each hold the model and compute a share of every optimizer step's micro-batches
+ * @param trainerRanks {@code trainer.nnodes}: the trainer's data-parallel ranks (threads of one
+ *     JVM, or worker processes on a Ray cluster) that each hold the model and compute a share of
+ *     every optimizer step's micro-batches
  */
 public record ChipPlan(
     String device, MeshShape trainer, int rolloutTp, int samplers, boolean host, int trainerRanks) {

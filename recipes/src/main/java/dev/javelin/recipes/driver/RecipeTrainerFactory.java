@@ -2,6 +2,7 @@ package dev.javelin.recipes.driver;
 
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.distributed.Gang;
 import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.LoraKeys;
 import dev.javelin.recipes.config.MixedPrecisionKeys;
@@ -12,6 +13,7 @@ import dev.javelin.recipes.ray.GrantedChips;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerFactory;
+import dev.javelin.trainer.engine.GangRankTrainer;
 import dev.javelin.trainer.engine.PpoUpdater;
 import dev.javelin.trainer.engine.ThreadGangTrainer;
 import dev.javelin.trainer.engine.UpdaterOptions;
@@ -45,31 +47,56 @@ public final class RecipeTrainerFactory implements TrainerFactory {
 
   /** The trainer for {@code recipe}, in this process. */
   public static Trainer create(RecipeConfig recipe) {
-    int steps = Math.max(1, recipe.trainer().totalTrainingSteps());
-    ChipPlan chips = recipe.chips();
-    String device = recipe.trainer().device();
-    // A cluster worker sees only the chips Ray granted it; in one JVM the spec names the chips.
-    GrantedChips.limit(device);
-    String spec = recipe.trainer().ray() == RayMode.CLUSTER ? device : chips.trainerSpec();
-    TrainerConfig config =
-        recipe.trainerConfig(steps).toBuilder()
-            .modelType(ModelInit.modelType(recipe))
-            .mesh(chips.trainer())
-            .build();
-    UpdaterOptions options =
-        new UpdaterOptions(
-            recipe.model().remat(),
-            recipe.lora(),
-            LoraKeys.seed(recipe.settings()),
-            MixedPrecisionKeys.computeDType(recipe.settings()));
-    ModelCheckpoint initial = ModelInit.initial(recipe);
-    if (chips.trainerRanks() > 1) {
+    Rank rank = Rank.of(recipe);
+    int ranks = recipe.chips().trainerRanks();
+    if (ranks > 1) {
       // each rank its own host device and copy of the weights; rank 0 checkpoints and syncs
-      return ThreadGangTrainer.start(
-          chips.trainerRanks(),
-          GANG_TIMEOUT,
-          gang -> PpoUpdater.owning(Devices.open(spec), initial, config, options.withGang(gang)));
+      return ThreadGangTrainer.start(ranks, GANG_TIMEOUT, rank::updater);
     }
-    return PpoUpdater.owning(Devices.open(spec), initial, config, options);
+    return rank.updater(null);
+  }
+
+  /**
+   * Rank {@code gang.rank()} of a gang whose ranks are processes (the trainer ranks of a run on a
+   * Ray cluster), joined to its peers by {@code gang}.
+   */
+  public static GangRankTrainer createRank(RecipeConfig recipe, Gang gang) {
+    return new GangRankTrainer(Rank.of(recipe).updater(gang), gang);
+  }
+
+  /** How long a rank in another process waits for a peer before failing. */
+  public static Duration gangTimeout() {
+    return GANG_TIMEOUT;
+  }
+
+  /** What every rank of a recipe's trainer is built from. */
+  private record Rank(
+      String device, ModelCheckpoint initial, TrainerConfig config, UpdaterOptions options) {
+    static Rank of(RecipeConfig recipe) {
+      int steps = Math.max(1, recipe.trainer().totalTrainingSteps());
+      ChipPlan chips = recipe.chips();
+      String device = recipe.trainer().device();
+      // A cluster worker sees only the chips Ray granted it; in one JVM the spec names the chips.
+      GrantedChips.limit(device);
+      String spec = recipe.trainer().ray() == RayMode.CLUSTER ? device : chips.trainerSpec();
+      TrainerConfig config =
+          recipe.trainerConfig(steps).toBuilder()
+              .modelType(ModelInit.modelType(recipe))
+              .mesh(chips.trainer())
+              .build();
+      UpdaterOptions options =
+          new UpdaterOptions(
+              recipe.model().remat(),
+              recipe.lora(),
+              LoraKeys.seed(recipe.settings()),
+              MixedPrecisionKeys.computeDType(recipe.settings()));
+      return new Rank(spec, ModelInit.initial(recipe), config, options);
+    }
+
+    /** A rank's updater on a device of its own; {@code gang} null for a trainer of one rank. */
+    PpoUpdater updater(Gang gang) {
+      UpdaterOptions o = gang == null ? options : options.withGang(gang);
+      return PpoUpdater.owning(Devices.open(device), initial, config, o);
+    }
   }
 }

@@ -84,7 +84,7 @@ final class RayCalls {
   }
 
   /** The innermost runtime exception thrown inside the actor, so messages stay readable. */
-  private static RuntimeException unwrap(RuntimeException e) {
+  static RuntimeException unwrap(RuntimeException e) {
     Throwable t = e;
     RuntimeException last = e;
     while (t.getCause() != null && t.getCause() != t) {

@@ -93,8 +93,7 @@ public final class RaySamplerPool implements SamplerPool {
   }
 
   /**
-   * Starts samplers that wait for their first weights, in bundles {@code 1..count} of {@code
-   * placement}.
+   * Starts samplers that wait for their first weights, in {@code placement}'s sampler bundles.
    *
    * <p>In Ray's local mode (2.9.3 to 2.39.0) calls run one at a time: it keeps the executing actor
    * in one shared slot, so concurrent calls to different actors can run on the wrong instance (seen
@@ -116,7 +115,7 @@ public final class RaySamplerPool implements SamplerPool {
       if (!serial) {
         creator.setMaxRestarts(spec.maxRestarts());
       }
-      ActorHandle<SamplerHost> a = placement.apply(creator, 1 + i).remote();
+      ActorHandle<SamplerHost> a = placement.apply(creator, placement.samplerBundle(i)).remote();
       if (serial) {
         RayCalls.get(a.task(SamplerHost::version).remote()); // lets the constructor finish alone
       }

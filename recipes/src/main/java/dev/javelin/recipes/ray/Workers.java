@@ -4,6 +4,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
+import dev.javelin.recipes.config.ChipKeys;
 import dev.javelin.recipes.config.ChipPlan;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.ModelSection;
@@ -30,7 +31,8 @@ import java.util.stream.Stream;
 /**
  * The trainer and the sampler pool of a run, placed as {@code trainer.ray} says: Ray local mode
  * inside this JVM (the embedded default: nothing to start), actors on a running Ray cluster (each a
- * worker JVM, reserved together in one placement group), or plain objects.
+ * worker JVM, reserved together in one placement group; a trainer gang's ranks in a group of their
+ * own), or plain objects.
  */
 public final class Workers implements AutoCloseable {
   private final Trainer trainer;
@@ -121,8 +123,11 @@ public final class Workers implements AutoCloseable {
     ChipPlan chips = recipe.chips();
     chips.checkModel(ModelConfigJson.parse(configJson));
     boolean inCluster = recipe.trainer().ray() == RayMode.CLUSTER;
+    // a gang of trainer processes has a placement group of its own; the run's holds the samplers
+    boolean gang = inCluster && withTrainer && chips.trainerRanks() > 1;
     List<String> samplerSpecs = new ArrayList<>();
-    List<Integer> bundleChips = new ArrayList<>(List.of(chips.trainer().chips()));
+    List<Integer> bundleChips =
+        gang ? new ArrayList<>() : new ArrayList<>(List.of(chips.trainer().chips()));
     for (int i = 0; i < n; i++) {
       // a cluster worker is limited to its granted chips and opens them all
       samplerSpecs.add(inCluster ? device : chips.samplerSpec(i));
@@ -149,13 +154,27 @@ public final class Workers implements AutoCloseable {
     boolean owns = RayRuntime.ensureStarted(recipe.trainer(), recipe.reward());
     boolean cluster = !RayRuntime.localMode();
     checkRayMode(recipe, cluster);
-    Placement placement = cluster ? Placement.reserve(bundleChips, device) : Placement.none();
+    Placement placement =
+        !cluster
+            ? Placement.none()
+            : gang
+                ? Placement.reserveSamplers(bundleChips, device)
+                : Placement.reserve(bundleChips, device);
     try {
+      String yaml = Recipes.toYaml(withSteps.settings());
       Trainer trainer =
-          withTrainer
-              ? RemoteTrainer.start(
-                  RecipeTrainerFactory.NAME, Recipes.toYaml(withSteps.settings()), placement)
-              : null;
+          !withTrainer
+              ? null
+              : gang
+                  ? RayGangTrainer.start(
+                      yaml,
+                      chips.trainerRanks(),
+                      Placement.reserveGang(
+                          chips.trainerRanks(),
+                          chips.trainer().chips(),
+                          device,
+                          ChipKeys.gangPlacement(recipe.settings())))
+                  : RemoteTrainer.start(RecipeTrainerFactory.NAME, yaml, placement);
       RaySamplerPool.Spec spec =
           new RaySamplerPool.Spec(
               samplerSpecs,

@@ -78,16 +78,33 @@ class ChipKeysTest {
   }
 
   @Test
-  void severalTrainerRanksRunAsThreadsOnAHostDevice() {
+  void severalTrainerRanksRunAsThreadsOrClusterWorkersOnAHostDevice() {
     assertEquals(1, plan().trainerRanks());
     assertEquals(3, plan("trainer.nnodes=3", "trainer.ray=off").trainerRanks());
     assertEquals(2, plan("trainer.nnodes=2", "trainer.ray=local").trainerRanks());
-    String cluster = refused("trainer.nnodes=2", "trainer.ray=cluster");
+    assertEquals(2, plan("trainer.nnodes=2", "trainer.ray=cluster").trainerRanks());
+    String chips = refused("trainer.nnodes=2", "trainer.ray=cluster", "trainer.device=xla:cpu");
     assertTrue(
-        cluster.startsWith("recipe key 'trainer.nnodes'") && cluster.contains("threads of one JVM"),
-        cluster);
+        chips.startsWith("recipe key 'trainer.nnodes'") && chips.contains("trainer.device=cpu"),
+        chips);
     String zero = refused("trainer.nnodes=0");
     assertTrue(zero.startsWith("recipe key 'trainer.nnodes'"), zero);
+  }
+
+  @Test
+  void aGangIsSpreadOneRankPerNodeUnlessTheRecipeSaysOtherwise() {
+    assertEquals(GangPlacement.STRICT_SPREAD, placement());
+    assertEquals(GangPlacement.PACK, placement("trainer.gang_placement=PACK"));
+    assertEquals(GangPlacement.SPREAD, placement("trainer.gang_placement=SPREAD"));
+    String bad =
+        assertThrows(ConfigException.class, () -> placement("trainer.gang_placement=ANYWHERE"))
+            .getMessage();
+    assertTrue(bad.contains("trainer.gang_placement"), bad);
+  }
+
+  private static GangPlacement placement(String... overrides) {
+    return ChipKeys.gangPlacement(
+        Recipes.load("recipes/arith-grpo.yaml", List.of(overrides)).settings());
   }
 
   @Test

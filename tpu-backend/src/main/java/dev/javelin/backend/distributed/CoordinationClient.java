@@ -96,6 +96,11 @@ public final class CoordinationClient implements AutoCloseable {
     return size;
   }
 
+  /** The store this client is connected to. */
+  public InetSocketAddress address() {
+    return address;
+  }
+
   /** The default wait of blocking calls. */
   public Duration timeout() {
     return timeout;

@@ -140,6 +140,9 @@ public final class CoordinationServer implements AutoCloseable {
           values.notifyAll();
         }
         StoreProtocol.writeResponse(out, StoreProtocol.OK, new byte[0]);
+        if (r.key().equals(StoreProtocol.ABORT_KEY)) {
+          close(); // a rank failed: every waiting GET fails now
+        }
       }
       case StoreProtocol.DELETE -> {
         synchronized (values) {

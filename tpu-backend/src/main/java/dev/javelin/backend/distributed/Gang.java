@@ -91,6 +91,14 @@ public final class Gang implements AutoCloseable {
     return size;
   }
 
+  /**
+   * Where the gang's store listens: what other ranks pass to {@link #join}. After rank 0 joined on
+   * port 0, the port it was given.
+   */
+  public InetSocketAddress storeAddress() {
+    return client.address();
+  }
+
   /** This rank's store client, for keys of the caller's own. */
   public CoordinationClient store() {
     return client;
@@ -120,13 +128,19 @@ public final class Gang implements AutoCloseable {
   }
 
   /**
-   * Ends the gang at once after a rank failed: rank 0 stops the store, so every rank waiting on a
-   * peer fails now (with the store closed) instead of at its timeout. Other ranks only close their
-   * client. Close still follows.
+   * Ends the gang at once after a rank failed: the store stops (rank 0 closes it; another rank,
+   * perhaps in another process, asks it to), so every rank waiting on a peer fails now (with the
+   * store closed) instead of at its timeout. Close still follows.
    */
   public void abort() {
     if (server != null) {
       server.close();
+    } else {
+      try {
+        client.set(StoreProtocol.ABORT_KEY, new byte[] {(byte) rank});
+      } catch (CoordinationException e) {
+        // the store is already gone: nothing left to stop
+      }
     }
     client.close();
   }

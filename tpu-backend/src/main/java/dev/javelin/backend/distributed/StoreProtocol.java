@@ -24,6 +24,12 @@ final class StoreProtocol {
   static final byte TIMEOUT = 1;
   static final byte ERROR = 2;
 
+  /**
+   * Setting this key ends the store: the server answers, then closes as {@link
+   * CoordinationServer#close} does, so a rank in another process can stop its peers at once.
+   */
+  static final String ABORT_KEY = "gang.abort";
+
   /** Longest key in UTF-8 bytes. */
   static final int MAX_KEY_BYTES = 1024;
 

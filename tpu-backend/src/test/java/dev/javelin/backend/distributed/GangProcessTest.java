@@ -48,6 +48,24 @@ class GangProcessTest {
     }
   }
 
+  @Test
+  void aRankInAnotherProcessThatAbortsStopsThisOneAtOnce() throws Exception {
+    int port = freePort();
+    Process child = peer(port, 1, 2, "abort");
+    // a timeout far beyond the test's: only the abort can end the wait in time
+    try (Gang g = Gang.join(0, 2, loopback(port), Duration.ofMinutes(10))) {
+      long start = System.nanoTime();
+      CoordinationException e =
+          assertThrows(CoordinationException.class, () -> g.allReduceSum(new float[2]));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(seconds < 60, "waited " + seconds + " s: " + e.getMessage());
+      assertThrows(CoordinationException.class, g::close); // the store is gone
+    }
+    assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not finish");
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(out.contains("aborted"), out);
+  }
+
   private static Process peer(int port, int rank, int size, String mode) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return new ProcessBuilder(

@@ -114,16 +114,10 @@ public final class ThreadGangTrainer implements Trainer {
 
   @Override
   public float[][] logProbs(List<TrainSample> samples, PolicyRole role) {
-    // whole chunks per rank, so each chunk is packed exactly as one process packs it
-    int chunk = ranks.get(0).config().logProbMicroBatchSize();
     float[][] out = new float[samples.size()][];
     onEveryRank(
         r -> {
-          for (int from = r * chunk; from < samples.size(); from += chunk * size()) {
-            List<TrainSample> part = samples.subList(from, Math.min(samples.size(), from + chunk));
-            float[][] lp = ranks.get(r).logProbs(part, role);
-            System.arraycopy(lp, 0, out, from, lp.length);
-          }
+          LogProbShare.compute(r, size(), ranks.get(r), samples, role, out);
           return null;
         });
     return out;
