@@ -24,8 +24,10 @@ import java.util.Set;
  *   <li>Weights (HF names): {@code fsdp} splits each weight on its first dimension that divides
  *       evenly (replicated over fsdp if none does). Under {@code tp} each block tensor splits as
  *       its {@link Architecture} says (Megatron layout: q/k/v/gate/up and the q/k/v biases their
- *       out dimension, o_proj/down_proj their in dimension); fsdp then takes another dimension.
- *       Embeddings, norms and the LM head follow fsdp only.
+ *       out dimension, o_proj/down_proj their in dimension); fsdp then takes another dimension. The
+ *       embedding and the LM head split their vocabulary rows over {@code tp} where it divides the
+ *       vocabulary (vocabulary-parallel; the partitioner reduces the gathered rows and the softmax
+ *       over the split); norms follow fsdp only.
  *   <li>AdamW moments {@code m.w}, {@code v.w}, gradients {@code grad.w} and gradient sums {@code
  *       acc.w} lie like their weight {@code w}.
  *   <li>KV caches (B, Hkv, S, Dh): heads over {@code tp}, rows over the batch axis.
@@ -91,6 +93,11 @@ public final class ShardPlan {
       for (Architecture.LayerTensor t : config.architecture().layerTensors(config, i)) {
         splits.put(WeightSpec.layer(i, t.suffix()), t.tp());
       }
+    }
+    if (tp > 1 && config.vocabSize() % tp == 0) {
+      // vocabulary-parallel: each chip holds V/tp rows of the embedding and the head, not all
+      splits.put(WeightSpec.EMBED, TpSplit.COLUMN);
+      splits.put(WeightSpec.LM_HEAD, TpSplit.COLUMN);
     }
     for (WeightSpec s : WeightSpec.layout(config)) {
       weights.put(s.name(), weightSharding(s, splits.getOrDefault(s.name(), TpSplit.NONE)));

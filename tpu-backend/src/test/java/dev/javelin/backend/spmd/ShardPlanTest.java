@@ -64,14 +64,20 @@ class ShardPlanTest {
     assertEquals(Sharding.split(1, "tp").and(0, "fsdp"), weight(plan, O));
     assertEquals(Sharding.split(1, "tp").and(0, "fsdp"), weight(plan, DOWN));
     assertEquals(Sharding.split(0, "tp").and(1, "fsdp"), weight(plan, UP));
-    // embeddings, norms and the head follow fsdp only
-    assertEquals(Sharding.split(0, "fsdp"), weight(plan, WeightSpec.EMBED));
-    assertEquals(Sharding.split(0, "fsdp"), weight(plan, WeightSpec.LM_HEAD));
+    // the embedding and the head split their vocabulary rows over tp; norms follow fsdp only
+    assertEquals(Sharding.split(0, "tp").and(1, "fsdp"), weight(plan, WeightSpec.EMBED));
+    assertEquals(Sharding.split(0, "tp").and(1, "fsdp"), weight(plan, WeightSpec.LM_HEAD));
     assertEquals(Sharding.split(0, "fsdp"), weight(plan, NORM));
 
     ShardPlan tpOnly = ShardPlan.of(Mesh.of("tp", 2), MICRO);
     assertEquals(Sharding.split(0, "tp"), weight(tpOnly, Q));
-    assertEquals(Sharding.replicated(), weight(tpOnly, WeightSpec.EMBED));
+    assertEquals(Sharding.split(0, "tp"), weight(tpOnly, WeightSpec.EMBED));
+    assertEquals(Sharding.replicated(), weight(tpOnly, NORM));
+    // a vocabulary tp does not divide stays whole (a 65-row embedding on 2 chips)
+    ModelConfig odd = new ModelConfig(65, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 16);
+    assertEquals(
+        Sharding.replicated(),
+        ShardPlan.of(Mesh.of("tp", 2), odd).of(WeightSpec.EMBED, Shape.of(65, 32)));
     assertEquals(Sharding.replicated(), tpOnly.of(ModelPrograms.INPUT_IDS, Shape.of(4, 6)));
   }
 
@@ -90,7 +96,7 @@ class ShardPlanTest {
         Sharding.split(1, "tp"), plan.of(SlotPrograms.freshValue(0), Shape.of(1, 2, 16, 8)));
     ShardPlan dpTp = ShardPlan.of(Mesh.parse("dp=2,tp=2"), MICRO);
     assertEquals(Sharding.split(0, "dp").and(1, "tp"), dpTp.of(ModelPrograms.cacheValue(0), cache));
-    assertEquals(Sharding.replicated(), weight(dpTp, WeightSpec.EMBED));
+    assertEquals(Sharding.split(0, "tp"), weight(dpTp, WeightSpec.EMBED));
   }
 
   @Test
