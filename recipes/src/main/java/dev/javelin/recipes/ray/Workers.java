@@ -139,17 +139,7 @@ public final class Workers implements AutoCloseable {
       WeightFiles.check(recipe); // shapes against config.json, from the headers only
     }
     if (recipe.trainer().ray() == RayMode.OFF) {
-      SamplerConfig config =
-          new SamplerConfig(slots, SamplerConfig.dtypeNamed(dtype), chips.rolloutTp());
-      List<SamplerActor> samplers = new ArrayList<>();
-      for (String spec : samplerSpecs) {
-        samplers.add(SamplerActor.awaitingWeights(spec, configJson, config));
-      }
-      return new Workers(
-          withTrainer ? RecipeTrainerFactory.create(withSteps) : null,
-          new LocalSamplerPool(samplers),
-          false,
-          Placement.none());
+      return withoutRay(withSteps, withTrainer, samplerSpecs, configJson);
     }
     boolean owns = RayRuntime.ensureStarted(recipe.trainer(), recipe.reward());
     boolean cluster = !RayRuntime.localMode();
@@ -162,19 +152,7 @@ public final class Workers implements AutoCloseable {
                 : Placement.reserve(bundleChips, device);
     try {
       String yaml = Recipes.toYaml(withSteps.settings());
-      Trainer trainer =
-          !withTrainer
-              ? null
-              : gang
-                  ? RayGangTrainer.start(
-                      yaml,
-                      chips.trainerRanks(),
-                      Placement.reserveGang(
-                          chips.trainerRanks(),
-                          chips.trainer().chips(),
-                          device,
-                          ChipKeys.gangPlacement(recipe.settings())))
-                  : RemoteTrainer.start(RecipeTrainerFactory.NAME, yaml, placement);
+      Trainer trainer = !withTrainer ? null : rayTrainer(recipe, yaml, gang, placement);
       RaySamplerPool.Spec spec =
           new RaySamplerPool.Spec(
               samplerSpecs,
@@ -188,6 +166,44 @@ public final class Workers implements AutoCloseable {
       placement.release();
       throw e;
     }
+  }
+
+  /** Trainer and samplers as objects of this JVM ({@code trainer.ray=off}). */
+  private static Workers withoutRay(
+      RecipeConfig recipe, boolean withTrainer, List<String> samplerSpecs, String configJson) {
+    ChipPlan chips = recipe.chips();
+    String dtype = recipe.rollout().dtype().mlirName();
+    SamplerConfig config =
+        new SamplerConfig(
+            recipe.rollout().maxNumSeqs(), SamplerConfig.dtypeNamed(dtype), chips.rolloutTp());
+    List<SamplerActor> samplers = new ArrayList<>();
+    for (String spec : samplerSpecs) {
+      samplers.add(SamplerActor.awaitingWeights(spec, configJson, config));
+    }
+    return new Workers(
+        withTrainer ? RecipeTrainerFactory.create(recipe) : null,
+        new LocalSamplerPool(samplers),
+        false,
+        Placement.none());
+  }
+
+  /**
+   * The trainer as a Ray actor in {@code placement}, or (a gang) as one worker per rank in a
+   * placement group of its own.
+   */
+  private static Trainer rayTrainer(
+      RecipeConfig recipe, String yaml, boolean gang, Placement placement) {
+    if (!gang) {
+      return RemoteTrainer.start(RecipeTrainerFactory.NAME, yaml, placement);
+    }
+    ChipPlan chips = recipe.chips();
+    Placement ranks =
+        Placement.reserveGang(
+            chips.trainerRanks(),
+            chips.trainer().chips(),
+            recipe.trainer().device(),
+            ChipKeys.gangPlacement(recipe.settings()));
+    return RayGangTrainer.start(yaml, chips.trainerRanks(), ranks);
   }
 
   /**
