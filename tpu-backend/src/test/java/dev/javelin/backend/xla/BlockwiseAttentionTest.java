@@ -1,5 +1,9 @@
 package dev.javelin.backend.xla;
 
+import static dev.javelin.backend.xla.ScannedLayersTest.count;
+import static dev.javelin.backend.xla.ScannedLayersTest.gradients;
+import static dev.javelin.backend.xla.ScannedLayersTest.run;
+import static dev.javelin.backend.xla.ScannedLayersTest.trainable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,9 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
-import dev.javelin.backend.DeviceBuffer;
 import dev.javelin.backend.Devices;
-import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
@@ -18,7 +20,6 @@ import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.Gemma3Family;
 import dev.javelin.backend.model.ModelConfig;
-import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.TrainPrograms;
@@ -26,11 +27,9 @@ import dev.javelin.backend.stablehlo.StableHloPrinter;
 import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
-import dev.javelin.backend.testing.Tensors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -237,22 +236,6 @@ class BlockwiseAttentionTest {
     return out;
   }
 
-  private static List<String> trainable(ModelConfig c) {
-    List<String> names = new ArrayList<>();
-    WeightSpec.layout(c).forEach(s -> names.add(s.name()));
-    return names;
-  }
-
-  private static List<Tensor> gradients(Device d, VjpPrograms vjp, List<Tensor> args) {
-    List<Tensor> results = run(d, vjp.forward(), args);
-    Random rng = new Random(11);
-    List<Tensor> cotangents = new ArrayList<>();
-    for (int i : vjp.cotangentOutputs()) {
-      cotangents.add(Tensors.uniform(rng, DType.F32, results.get(i).shape(), -1, 1));
-    }
-    return run(d, vjp.backward(), vjp.backwardArguments(args, results, cotangents));
-  }
-
   /** Builds with {@code block} keys per attention block (0: dense) and the layers as named. */
   private static <T> T with(int block, String layers, Supplier<T> build) {
     String before = System.getProperty(CausalAttention.PROPERTY);
@@ -276,24 +259,5 @@ class BlockwiseAttentionTest {
 
   private static String print(Program p) {
     return StableHloPrinter.print(p);
-  }
-
-  private static int count(String text, String what) {
-    return text.split(java.util.regex.Pattern.quote(what), -1).length - 1;
-  }
-
-  private static List<Tensor> run(Device device, Program program, List<Tensor> args) {
-    List<DeviceBuffer> in = new ArrayList<>();
-    args.forEach(a -> in.add(device.upload(a)));
-    try (Executable exe = device.compile(program)) {
-      List<Tensor> host = new ArrayList<>();
-      for (DeviceBuffer b : exe.run(in)) {
-        host.add(b.toHost());
-        b.close();
-      }
-      return host;
-    } finally {
-      in.forEach(DeviceBuffer::close);
-    }
   }
 }

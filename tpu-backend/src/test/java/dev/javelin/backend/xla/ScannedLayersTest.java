@@ -218,13 +218,14 @@ class ScannedLayersTest {
     }
   }
 
-  private static List<String> trainable(ModelConfig c) {
+  static List<String> trainable(ModelConfig c) {
     List<String> names = new ArrayList<>();
     WeightSpec.layout(c).forEach(s -> names.add(s.name()));
     return names;
   }
 
-  private static List<Tensor> gradients(Device d, VjpPrograms vjp, List<Tensor> args) {
+  /** The backward's results for random cotangents of the forward's differentiated outputs. */
+  static List<Tensor> gradients(Device d, VjpPrograms vjp, List<Tensor> args) {
     List<Tensor> results = run(d, vjp.forward(), args);
     Random rng = new Random(11);
     List<Tensor> cotangents = new ArrayList<>();
@@ -285,7 +286,7 @@ class ScannedLayersTest {
     return StableHloPrinter.print(p);
   }
 
-  private static int count(String text, String what) {
+  static int count(String text, String what) {
     Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
     int n = 0;
     while (m.find()) {
@@ -310,7 +311,7 @@ class ScannedLayersTest {
     }
   }
 
-  private static List<Tensor> run(Device device, Program program, List<Tensor> args) {
+  static List<Tensor> run(Device device, Program program, List<Tensor> args) {
     List<DeviceBuffer> in = new ArrayList<>();
     args.forEach(a -> in.add(device.upload(a)));
     try (Executable exe = device.compile(program)) {
