@@ -17,6 +17,7 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.spmd.MeshShape;
+import dev.javelin.backend.testing.WithProperty;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -150,7 +151,9 @@ class AotCompilerTest {
         for (int k = 0; k < 2; k++) {
           int t = 1024 << k;
           String block = form == 0 ? "0" : "256";
-          Program p = withBlock(block, () -> ModelPrograms.logProbs(c, 1, t, t));
+          Program p =
+              WithProperty.with(
+                  CausalAttention.PROPERTY, block, () -> ModelPrograms.logProbs(c, 1, t, t));
           temps[form][k] = aot.compile(p, Donation.none()).tempBytes();
         }
       }
@@ -160,20 +163,6 @@ class AotCompilerTest {
     assertTrue(temps[0][1] >= scores, "dense holds the scores: " + all);
     assertTrue(temps[1][1] <= temps[0][1] / 8, "blockwise holds tiles: " + all);
     assertTrue(temps[1][1] <= 2 * temps[1][0] + (1 << 20), "blockwise grows with T: " + all);
-  }
-
-  private static Program withBlock(String block, java.util.function.Supplier<Program> build) {
-    String before = System.getProperty(CausalAttention.PROPERTY);
-    System.setProperty(CausalAttention.PROPERTY, block);
-    try {
-      return build.get();
-    } finally {
-      if (before == null) {
-        System.clearProperty(CausalAttention.PROPERTY);
-      } else {
-        System.setProperty(CausalAttention.PROPERTY, before);
-      }
-    }
   }
 
   private static List<JsonNode> jaxStats(List<Path> files, String topology) throws Exception {

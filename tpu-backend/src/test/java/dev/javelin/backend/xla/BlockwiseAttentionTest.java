@@ -27,6 +27,7 @@ import dev.javelin.backend.stablehlo.StableHloPrinter;
 import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.WithProperty;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,15 +189,13 @@ class BlockwiseAttentionTest {
 
   @Test
   void aBadBlockSizeNamesTheProperty() {
-    String before = System.getProperty(CausalAttention.PROPERTY);
-    System.setProperty(CausalAttention.PROPERTY, "-3");
-    try {
-      IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, CausalAttention::configuredBlock);
-      assertTrue(e.getMessage().contains(CausalAttention.PROPERTY), e.getMessage());
-    } finally {
-      restore(CausalAttention.PROPERTY, before);
-    }
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                WithProperty.with(
+                    CausalAttention.PROPERTY, "-3", CausalAttention::configuredBlock));
+    assertTrue(e.getMessage().contains(CausalAttention.PROPERTY), e.getMessage());
   }
 
   private static Program train(ModelConfig c, DType compute) {
@@ -238,23 +237,12 @@ class BlockwiseAttentionTest {
 
   /** Builds with {@code block} keys per attention block (0: dense) and the layers as named. */
   private static <T> T with(int block, String layers, Supplier<T> build) {
-    String before = System.getProperty(CausalAttention.PROPERTY);
-    System.setProperty(CausalAttention.PROPERTY, Integer.toString(block));
-    try {
-      return layers.equals("scanned")
-          ? ScannedLayersTest.scanned(build)
-          : ScannedLayersTest.unrolled(build);
-    } finally {
-      restore(CausalAttention.PROPERTY, before);
-    }
-  }
-
-  private static void restore(String property, String before) {
-    if (before == null) {
-      System.clearProperty(property);
-    } else {
-      System.setProperty(property, before);
-    }
+    Supplier<T> laid =
+        () ->
+            layers.equals("scanned")
+                ? ScannedLayersTest.scanned(build)
+                : ScannedLayersTest.unrolled(build);
+    return WithProperty.with(CausalAttention.PROPERTY, Integer.toString(block), laid);
   }
 
   private static String print(Program p) {

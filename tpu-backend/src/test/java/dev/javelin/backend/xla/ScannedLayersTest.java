@@ -27,6 +27,7 @@ import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.Tensors;
+import dev.javelin.backend.testing.WithProperty;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -269,17 +270,7 @@ class ScannedLayersTest {
   }
 
   private static <T> T withLayers(String mode, Supplier<T> build) {
-    String before = System.getProperty(LayerLoop.PROPERTY);
-    System.setProperty(LayerLoop.PROPERTY, mode);
-    try {
-      return build.get();
-    } finally {
-      if (before == null) {
-        System.clearProperty(LayerLoop.PROPERTY);
-      } else {
-        System.setProperty(LayerLoop.PROPERTY, before);
-      }
-    }
+    return WithProperty.with(LayerLoop.PROPERTY, mode, build);
   }
 
   private static String print(Program p) {
