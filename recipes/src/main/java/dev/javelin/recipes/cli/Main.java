@@ -1,5 +1,7 @@
 package dev.javelin.recipes.cli;
 
+import dev.javelin.backend.model.CausalAttention;
+import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
@@ -83,6 +85,20 @@ public final class Main {
     System.exit(code);
   }
 
+  /**
+   * The JVM properties that choose how programs are built ({@code javelin.layers}, {@code
+   * javelin.attention.block}), read up front: a bad value is one line before any work, not an error
+   * at the first program built.
+   */
+  private static void checkProgramProperties() {
+    try {
+      LayerLoop.configured();
+      CausalAttention.configuredBlock();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
   /** Runs a command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0 || isHelp(args[0]) || (args.length > 1 && wantsHelp(args))) {
@@ -91,6 +107,7 @@ public final class Main {
     }
     List<String> rest = Arrays.asList(args).subList(1, args.length);
     try {
+      checkProgramProperties();
       return switch (args[0]) {
         case "recipes" -> {
           Recipes.bundled().forEach(r -> out.println(Recipes.BUNDLED_DIR + r + ".yaml"));

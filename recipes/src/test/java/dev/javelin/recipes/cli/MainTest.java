@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.model.CausalAttention;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -33,6 +34,23 @@ class MainTest {
   void badOverrideExitsWithTwoAndNamesTheKey() {
     assertEquals(2, run("run", "recipes/arith-grpo.yaml", "data.train_bach_size=8"));
     assertTrue(err().contains("did you mean 'data.train_batch_size'"), err());
+  }
+
+  @Test
+  void badProgramPropertyExitsWithTwoBeforeAnyWork() {
+    String before = System.getProperty(CausalAttention.PROPERTY);
+    System.setProperty(CausalAttention.PROPERTY, "abc");
+    try {
+      assertEquals(2, run("run", "recipes/arith-grpo.yaml"));
+      assertTrue(err().contains("-D" + CausalAttention.PROPERTY + "=abc"), err());
+      assertEquals(1, err().lines().count(), err());
+    } finally {
+      if (before == null) {
+        System.clearProperty(CausalAttention.PROPERTY);
+      } else {
+        System.setProperty(CausalAttention.PROPERTY, before);
+      }
+    }
   }
 
   @Test
