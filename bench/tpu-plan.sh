@@ -6,6 +6,7 @@
 #   qwen-v5e     Qwen2.5-0.5B shape, layers scanned, GRPO micro-batch 64 x 1024 bf16, trainer
 #                fsdp=8 (v5e-16: the trainer's 8 chips plus a sampler's), JAX with and without
 #                per-layer remat
+#   qwen-v5e-blockwise  the same Javelin plan with blockwise attention (-Djavelin.attention.block=512)
 #   llama-v6e    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=8 on v6e-16 (trainer on 8 chips)
 #   llama-v5p    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips:
 #                trainer on 4)
@@ -77,12 +78,15 @@ jax() { # jax <args of tools/tpu_reference_step.py>
 
 for row in "${rows[@]}"; do
   case "$row" in
-    qwen-v5e)
+    qwen-v5e | qwen-v5e-blockwise)
+      [ "$row" = qwen-v5e-blockwise ] && block=512
       layers=scanned plan v5e-16 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
         trainer.n_gpus_per_node=8 trainer.samplers=1 \
         actor_rollout_ref.rollout.tensor_model_parallel_size=2 \
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64 \
         data.max_prompt_length=512 data.max_response_length=512
+      block=0
+      [ "$row" = qwen-v5e-blockwise ] && continue # the JAX side is the dense row's
       jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8 --remat
       jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8
       ;;
@@ -150,7 +154,7 @@ for row in "${rows[@]}"; do
         data.max_prompt_length=512 data.max_response_length=512
       ;;
     *)
-      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e llama-v6e llama-v5p logprobs16k depth" \
+      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e qwen-v5e-blockwise llama-v6e llama-v5p logprobs16k depth" \
         "qwen3-8b-v6e qwen3-8b-v5p qwen3-8b-v5e gemma3-4b-v6e qwen3-30b-a3b-v5p)" >&2
       exit 2
       ;;
