@@ -79,11 +79,14 @@ public final class Autodiff {
     for (int k = order.size() - 1; k >= 0; k--) {
       Node n = order.get(k);
       Node dn = ct.get(n);
-      if (dn == null || n.inputs().isEmpty() || n.gradientStopped()) {
+      if (dn == null) {
         continue;
       }
       if (n.batchMajor() && dn.shape().rank() > 0) {
         dn.markBatchMajor(); // the cotangent of a batch-split activation is batch-split too
+      }
+      if (n.inputs().isEmpty() || n.gradientStopped()) {
+        continue;
       }
       boolean[] need = new boolean[n.inputs().size()];
       for (int i = 0; i < need.length; i++) {

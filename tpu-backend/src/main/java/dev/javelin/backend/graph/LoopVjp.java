@@ -121,6 +121,9 @@ final class LoopVjp {
       if (k < fp.size()) {
         Node p = fp.get(k);
         Node q = b.parameter("in" + k, p.dtype(), p.shape());
+        if (p.batchMajor()) {
+          q.markBatchMajor(); // so the carry's cotangent, this body's first output, is too
+        }
         copier.bind(p, q);
         mine.add(q);
       }

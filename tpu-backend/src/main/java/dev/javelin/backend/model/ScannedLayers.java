@@ -104,8 +104,11 @@ final class ScannedLayers {
               DecoderModel.Attention layout = attention.layout(m, sharedIn, layer0 -> kind.get(2));
               List<Node> next = new ArrayList<>(); // the carry, then a routed block's logits
               next.add(null);
-              Node h = m.layerRotatedBy(b, lw, 0, carry, kind.get(0), kind.get(1), layout, next);
-              next.set(0, h);
+              // (B, T, D) in and out split over the batch: marking the input also pins its
+              // cotangent, the backward loop's carry
+              Node in = b.batchMajor(carry);
+              Node h = m.layerRotatedBy(b, lw, 0, in, kind.get(0), kind.get(1), layout, next);
+              next.set(0, b.batchMajor(h));
               return next;
             });
     if (out.size() > 1) {

@@ -3,16 +3,20 @@ package dev.javelin.backend.stablehlo;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.spmd.ProgramSharding;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * The body of {@code @main} being written: SSA value names for nodes, fresh names for helper values
  * (reduction inits, scatter zeros), and the text lines. Parameter {@code i} is {@code %argI}; every
- * other node is {@code %vID}, so names never collide with region block arguments.
+ * other node is {@code %vID}, so names never collide with region block arguments. A sharded
+ * program's body, and every region in it, also knows the program's sharding (for the constraints on
+ * batch-major values, loop bodies included).
  */
 final class FunctionBody {
   private static final String INDENT = "    ";
@@ -22,15 +26,22 @@ final class FunctionBody {
   private final Map<List<Object>, String> loops = new HashMap<>();
   private final String prefix;
   private final String indent;
+  private final Optional<ProgramSharding> sharding;
   private int fresh;
 
-  FunctionBody() {
-    this("", INDENT);
+  FunctionBody(Optional<ProgramSharding> sharding) {
+    this("", INDENT, sharding);
   }
 
-  private FunctionBody(String prefix, String indent) {
+  private FunctionBody(String prefix, String indent, Optional<ProgramSharding> sharding) {
     this.prefix = prefix;
     this.indent = indent;
+    this.sharding = sharding;
+  }
+
+  /** The sharding of the program this body belongs to; empty for a one-device program. */
+  Optional<ProgramSharding> sharding() {
+    return sharding;
   }
 
   /**
@@ -38,7 +49,7 @@ final class FunctionBody {
    * sees (and so may not redefine) the names around it.
    */
   FunctionBody region(String regionPrefix) {
-    return new FunctionBody(prefix + regionPrefix, indent + "  ");
+    return new FunctionBody(prefix + regionPrefix, indent + "  ", sharding);
   }
 
   void bindParameter(Node n, int index) {

@@ -80,11 +80,7 @@ final class LoopOps {
 
   private static FunctionBody body(Program step, FunctionBody r) {
     blockArgs(step.parameters(), r);
-    for (Node n : step.nodes()) {
-      if (!(n.op() instanceof Op.Parameter)) {
-        StableHloPrinter.emit(n, r);
-      }
-    }
+    StableHloPrinter.emitAll(step.nodes(), r);
     List<String> outs = new ArrayList<>();
     step.outputs().forEach(o -> outs.add(r.name(o)));
     String types = FunctionBody.types(step.outputs());

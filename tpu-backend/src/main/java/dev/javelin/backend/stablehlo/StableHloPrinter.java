@@ -36,20 +36,13 @@ public final class StableHloPrinter {
 
   /** The module text for {@code program}; its entry function is {@code @main}. */
   public static String print(Program program) {
-    FunctionBody body = new FunctionBody();
+    Optional<ProgramSharding> sharding = program.sharding();
+    FunctionBody body = new FunctionBody(sharding);
     List<Node> params = program.parameters();
     for (int i = 0; i < params.size(); i++) {
       body.bindParameter(params.get(i), i);
     }
-    Optional<ProgramSharding> sharding = program.sharding();
-    for (Node n : program.nodes()) {
-      if (!(n.op() instanceof Op.Parameter)) {
-        emit(n, body);
-        if (n.batchMajor() && sharding.isPresent()) {
-          constrain(n, sharding.get(), body);
-        }
-      }
-    }
+    emitAll(program.nodes(), body);
     List<Node> outs = program.outputs();
     body.line(
         "return "
@@ -101,6 +94,21 @@ public final class StableHloPrinter {
    */
   private static String shardingAttr(List<Sharding> shardings, int i, Node n, Mesh mesh) {
     return " {mhlo.sharding = \"" + Gspmd.format(shardings.get(i), mesh, n.shape().rank()) + "\"}";
+  }
+
+  /**
+   * Emits every node but the parameters (already bound), pinning batch-major values to the batch
+   * split in a sharded program: the function body and each loop body alike.
+   */
+  static void emitAll(List<Node> nodes, FunctionBody f) {
+    for (Node n : nodes) {
+      if (!(n.op() instanceof Op.Parameter)) {
+        emit(n, f);
+        if (n.batchMajor() && f.sharding().isPresent()) {
+          constrain(n, f.sharding().get(), f);
+        }
+      }
+    }
   }
 
   /**
