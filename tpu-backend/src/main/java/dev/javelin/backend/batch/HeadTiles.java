@@ -28,11 +28,15 @@ public record HeadTiles(int columns, int vocabBlock) {
 
   /** The tiles for a head over {@code rows} × {@code cols} tokens and {@code vocab} entries. */
   public static HeadTiles of(int rows, int cols, int vocab) {
-    long bytes = 4L * rows * cols * vocab;
-    int tiles = (int) Math.min(MAX_TILES, Math.max(1, ceil(bytes, TILE_BYTES)));
+    int tiles = (int) Math.min(MAX_TILES, count(rows, cols, vocab));
     int blocks = Math.min(tiles, Math.max(1, vocab / MIN_VOCAB_BLOCK));
     int chunks = (int) Math.min(cols, ceil(tiles, blocks));
     return new HeadTiles((int) ceil(cols, chunks), (int) ceil(vocab, blocks));
+  }
+
+  /** How many tiles of at most the tile size the head's f32 logits fill (at least 1). */
+  static long count(int rows, int cols, int vocab) {
+    return Math.max(1, ceil(4L * rows * cols * vocab, TILE_BYTES));
   }
 
   /** Bytes of f32 logits one tile holds for {@code rows} rows. */

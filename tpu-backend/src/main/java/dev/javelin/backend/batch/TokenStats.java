@@ -31,6 +31,56 @@ public record TokenStats(Node logp, Node entropy) {
     Node logits(Node hidden, int from, int to);
   }
 
+  /** An LM head's logits (B, C, Vb) for hidden states (B, C, D) from some of its rows (Vb, D). */
+  @FunctionalInterface
+  public interface BlockLogits {
+    Node logits(GraphBuilder g, Node hidden, Node rows);
+  }
+
+  /**
+   * As {@link #ofHidden}, the vocabulary blocks as one loop ({@link VocabLoop}) where the head
+   * needs more than one tile and its rows split evenly into blocks of at least {@value
+   * HeadTiles#MIN_VOCAB_BLOCK}; else as {@link #ofHidden}, unrolled.
+   *
+   * @param rows the head's weight (V, D)
+   */
+  public static TokenStats ofHiddenLooped(
+      GraphBuilder g, Node hidden, Node rows, BlockLogits head, Node ids, Node temperature) {
+    int b = hidden.shape().dim(0);
+    int t = hidden.shape().dim(1);
+    int vocab = rows.shape().dim(0);
+    long wanted = HeadTiles.count(b, t, vocab);
+    int blocks =
+        wanted < 2
+            ? 0
+            : VocabLoop.blocks(vocab, (int) Math.min(vocab, wanted), HeadTiles.MIN_VOCAB_BLOCK);
+    if (blocks == 0) {
+      Head sliced = (x, from, to) -> head.logits(g, x, g.sliceAxis(rows, 0, from, to));
+      return ofHidden(g, hidden, sliced, vocab, ids, temperature);
+    }
+    return ofHiddenLooped(g, hidden, rows, head, ids, temperature, blocks);
+  }
+
+  /** As above in exactly {@code blocks} vocabulary blocks, which must divide V evenly. */
+  public static TokenStats ofHiddenLooped(
+      GraphBuilder g,
+      Node hidden,
+      Node rows,
+      BlockLogits head,
+      Node ids,
+      Node temperature,
+      int blocks) {
+    int t = hidden.shape().dim(1);
+    if (blocks < 1 || rows.shape().dim(0) % blocks != 0) {
+      throw new IllegalArgumentException(
+          blocks + " vocabulary blocks do not split " + rows.shape().dim(0) + " rows evenly");
+    }
+    Node next = nextTokens(g, ids);
+    TokenStats all = VocabLoop.of(g, hidden, rows, head, next, temperature, blocks);
+    return new TokenStats(
+        g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
+  }
+
   /**
    * Stats of {@code ids[:, 1:]} from final hidden states (B, T, D): as {@link #of} on the head's
    * logits, but over the tiles {@link HeadTiles#of} picks, so the (B, T, V) logits of a 50k–150k
@@ -50,11 +100,8 @@ public record TokenStats(Node logp, Node entropy) {
       Node ids,
       Node temperature,
       HeadTiles tiles) {
-    int b = hidden.shape().dim(0);
     int t = hidden.shape().dim(1);
-    Node next =
-        g.concatenate(
-            1, List.of(g.sliceAxis(ids, 1, 1, t), g.constant(0, DType.I32, Shape.of(b, 1))));
+    Node next = nextTokens(g, ids);
     TokenStats all = chunked(g, hidden, head, vocab, next, temperature, tiles);
     return new TokenStats(
         g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
@@ -149,15 +196,19 @@ public record TokenStats(Node logp, Node entropy) {
    * @param temperature f32 scalar τ
    */
   public static TokenStats of(GraphBuilder g, Node logits, Node ids, Node temperature) {
-    int b = logits.shape().dim(0);
     int t = logits.shape().dim(1);
-    // next[b, t] = ids[b, t+1]; the last column is a dummy whose result is sliced away
-    Node next =
-        g.concatenate(
-            1, List.of(g.sliceAxis(ids, 1, 1, t), g.constant(0, DType.I32, Shape.of(b, 1))));
+    Node next = nextTokens(g, ids);
     TokenStats all = ofTargets(g, logits, next, temperature);
     return new TokenStats(
         g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
+  }
+
+  /** next[b, t] = ids[b, t+1]; the last column is a dummy whose result is sliced away. */
+  private static Node nextTokens(GraphBuilder g, Node ids) {
+    int b = ids.shape().dim(0);
+    int t = ids.shape().dim(1);
+    return g.concatenate(
+        1, List.of(g.sliceAxis(ids, 1, 1, t), g.constant(0, DType.I32, Shape.of(b, 1))));
   }
 
   /**

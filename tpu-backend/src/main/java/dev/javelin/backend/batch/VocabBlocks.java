@@ -26,12 +26,19 @@ final class VocabBlocks {
 
   /** The partial sums of logits (B, C, Vb) holding vocabulary entries [from, from + Vb). */
   static Partial partial(GraphBuilder g, Node logits, Node targets, int from, Node temperature) {
+    return partialLocal(g, logits, g.sub(targets, g.full(targets, from)), temperature);
+  }
+
+  /**
+   * As above, the targets given relative to the block's first entry: one out of [0, Vb) lies in
+   * another block and gives an all-zero one-hot row.
+   */
+  static Partial partialLocal(GraphBuilder g, Node logits, Node local, Node temperature) {
     Shape full = logits.shape();
     int vb = full.dim(2);
     Node z = g.div(logits, g.broadcastInDim(temperature, full));
     Node m = g.stopGradient(g.reduceMax(z, 2));
     Node e = g.exp(g.sub(z, NeuralOps.broadcastKeep(g, m, full)));
-    Node local = g.sub(targets, g.full(targets, from)); // out of [0, Vb): an all-zero one-hot row
     Node picked = g.reduceSum(g.mul(z, NeuralOps.oneHot(g, local, vb, logits.dtype())), 2);
     return new Partial(m, g.reduceSum(e, 2), picked, g.reduceSum(g.mul(e, z), 2));
   }
@@ -53,6 +60,21 @@ final class VocabBlocks {
       picked = plus(g, picked, p.picked());
     }
     Node lse = g.add(top, g.log(sum));
+    return new TokenStats(g.sub(picked, lse), g.sub(lse, g.div(weighted, sum)));
+  }
+
+  /**
+   * The stats of the whole vocabulary from the blocks' partial sums stacked (blocks, B, C), as a
+   * loop over the blocks returns them: {@link #combine} with the sums over the blocks' axis.
+   */
+  static TokenStats combineStacked(GraphBuilder g, Partial stacked) {
+    Shape s = stacked.max().shape();
+    Node top = g.stopGradient(g.reduceMax(stacked.max(), 0)); // (B, C)
+    Node w = g.exp(g.sub(stacked.max(), g.broadcastInDim(top, s, 1, 2)));
+    Node sum = g.reduceSum(g.mul(w, stacked.sum()), 0);
+    Node weighted = g.reduceSum(g.mul(w, stacked.weighted()), 0);
+    Node lse = g.add(top, g.log(sum));
+    Node picked = g.reduceSum(stacked.picked(), 0);
     return new TokenStats(g.sub(picked, lse), g.sub(lse, g.div(weighted, sum)));
   }
 

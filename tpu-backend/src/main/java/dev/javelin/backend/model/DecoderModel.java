@@ -184,8 +184,18 @@ public final class DecoderModel {
    * vocabulary blocks ({@link dev.javelin.backend.batch.TokenStats#ofHidden}).
    */
   public Node logits(GraphBuilder g, ModelWeights w, Node hidden, int from, int to) {
-    Node head = c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
-    Node rows = to - from == c.vocabSize() ? head : g.sliceAxis(head, 0, from, to);
+    Node head = headRows(w);
+    return logitsOfRows(
+        g, hidden, to - from == c.vocabSize() ? head : g.sliceAxis(head, 0, from, to));
+  }
+
+  /** The LM head's weight (V, D): the embedding's when the two are tied. */
+  public Node headRows(ModelWeights w) {
+    return c.tieWordEmbeddings() ? w.get(WeightSpec.EMBED) : w.get(WeightSpec.LM_HEAD);
+  }
+
+  /** Logits (..., Vb) of hidden states (..., D) for some of the head's rows (Vb, D). */
+  public Node logitsOfRows(GraphBuilder g, Node hidden, Node rows) {
     Node logits = NeuralOps.matmulTransposed(g, hidden, rows, NeuralOps.wide(hidden.dtype()));
     return NeuralOps.softcap(g, logits, block.finalSoftcap());
   }

@@ -192,6 +192,7 @@ public final class ModelPrograms {
   /** As above through {@code m}, whose router logits the caller may read afterwards. */
   static TokenStats tokenStats(
       GraphBuilder g, ModelConfig c, Inputs in, Node temperature, DecoderModel m) {
+    LayerLoop layers = LayerLoop.configured();
     Node h =
         m.hidden(
             g,
@@ -200,7 +201,11 @@ public final class ModelPrograms {
             in.cos(),
             in.sin(),
             CausalAttention.of(g, c, in.mask(), in.positions(), CausalAttention.configuredBlock()),
-            LayerLoop.configured());
+            layers);
+    if (layers == LayerLoop.SCANNED) { // the head's vocabulary blocks as a loop too
+      return TokenStats.ofHiddenLooped(
+          g, h, m.headRows(in.compute()), m::logitsOfRows, in.ids(), temperature);
+    }
     return TokenStats.ofHidden(
         g,
         h,

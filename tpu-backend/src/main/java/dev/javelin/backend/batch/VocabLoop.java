@@ -1,0 +1,74 @@
+package dev.javelin.backend.batch;
+
+import dev.javelin.backend.DType;
+import dev.javelin.backend.Shape;
+import dev.javelin.backend.graph.GraphBuilder;
+import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.graph.Scan;
+import java.util.List;
+
+/**
+ * The LM head as one loop over equal vocabulary blocks: each iteration computes one block's logits
+ * (B, C, Vb) from the head's rows and reduces them to {@link VocabBlocks.Partial} sums, which the
+ * loop stacks (blocks, B, C) and {@link VocabBlocks#combineStacked} joins. XLA compiles the body
+ * once and holds one block of logits at a time, where unrolled blocks leave the scheduler free to
+ * keep them all; the loop's gradient recomputes each block's logits from the head's rows ({@link
+ * Scan}), writing that block's rows of the head's gradient.
+ */
+final class VocabLoop {
+  private VocabLoop() {}
+
+  /** The smallest number of blocks that evenly splits {@code vocab}, or 0 when none does. */
+  static int blocks(int vocab, int wanted, int minBlock) {
+    for (int n = Math.max(2, wanted); n <= vocab / minBlock; n++) {
+      if (vocab % n == 0) {
+        return n;
+      }
+    }
+    for (int n = Math.min(wanted, vocab / minBlock); n >= 2; n--) { // blocks a little larger
+      if (vocab % n == 0) {
+        return n;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Stats of {@code targets} under the head's logits, in {@code blocks} blocks.
+   *
+   * @param hidden (B, C, D)
+   * @param rows the head's weight (V, D), V divisible by {@code blocks}
+   * @param targets (B, C) i32
+   */
+  static TokenStats of(
+      GraphBuilder g,
+      Node hidden,
+      Node rows,
+      TokenStats.BlockLogits head,
+      Node targets,
+      Node temperature,
+      int blocks) {
+    int v = rows.shape().dim(0);
+    int vb = v / blocks;
+    Node stacked = g.reshape(rows, blocks, vb, rows.shape().dim(1)); // (blocks, Vb, D)
+    Node firsts =
+        g.mul(g.iota(DType.I32, Shape.of(blocks), 0), g.constant(vb, DType.I32, Shape.of(blocks)));
+    Node none =
+        g.constant(0, DType.F32, Shape.of()); // the loop's carry: the blocks are independent
+    List<Node> out =
+        Scan.withOutputs(
+            g,
+            "vocab",
+            none,
+            List.of(stacked, firsts),
+            List.of(hidden, targets, temperature),
+            (b, carry, slices, inv) -> {
+              Node logits = head.logits(b, inv.get(0), slices.get(0)); // (B, C, Vb)
+              Node local = b.sub(inv.get(1), b.broadcastInDim(slices.get(1), inv.get(1).shape()));
+              VocabBlocks.Partial p = VocabBlocks.partialLocal(b, logits, local, inv.get(2));
+              return List.of(carry, p.max(), p.sum(), p.picked(), p.weighted());
+            });
+    return VocabBlocks.combineStacked(
+        g, new VocabBlocks.Partial(out.get(1), out.get(2), out.get(3), out.get(4)));
+  }
+}
