@@ -2,6 +2,7 @@ package dev.javelin.recipes.cli;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.batch.SequenceBatch;
+import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.xla.AotCompiler;
@@ -73,8 +74,21 @@ final class PlanCommand {
     }
     TpuTopology t = parseTopology(topology);
     RecipeConfig recipe = load(rest.get(0), Main.overrides(rest.subList(1, rest.size())), t);
-    boolean fits = check(recipe, t, out);
-    return fits ? 0 : DOES_NOT_FIT;
+    boolean scanByDefault = System.getProperty(LayerLoop.PROPERTY) == null;
+    if (scanByDefault) { // unrolled, a real-size train step takes minutes to hours to compile
+      System.setProperty(LayerLoop.PROPERTY, "scanned");
+      out.println(
+          "plan: layers scanned (plan's default; -D"
+              + LayerLoop.PROPERTY
+              + "=unrolled plans the unrolled programs, which runs use unless it is set)");
+    }
+    try {
+      return check(recipe, t, out) ? 0 : DOES_NOT_FIT;
+    } finally {
+      if (scanByDefault) {
+        System.clearProperty(LayerLoop.PROPERTY);
+      }
+    }
   }
 
   /**

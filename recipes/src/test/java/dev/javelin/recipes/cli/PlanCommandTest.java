@@ -2,6 +2,7 @@ package dev.javelin.recipes.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,6 +65,10 @@ class PlanCommandTest {
       assertTrue(text.contains("  " + program + " "), program + " missing:\n" + text);
     }
     assertTrue(text.contains("fits: every program fits v5e-8"), text);
+    // real-size plans scan the layers unless told otherwise, and leave the JVM as it was
+    assertTrue(text.contains("plan: layers scanned (plan's default"), text);
+    assertTrue(text.contains("* scanned layers"), text);
+    assertNull(System.getProperty("javelin.layers"));
   }
 
   @Test
