@@ -52,9 +52,10 @@ public final class Main {
                                     the heap the launcher gives that command (JAVELIN_HEAP unset)
         score <responses.jsonl> --reward NAME [--kwargs k=v,...]
                                     score rows {response, ground_truth, label?}; agreement with labels
-        plan <recipe> [key=value ...] --topology v5e-8
+        plan <recipe> [key=value ...] --topology v5e-8 [--dump DIR]
                                     compile the recipe's programs for a TPU slice (no TPU needed)
-                                    and print per-chip memory, flops and bounds against its HBM
+                                    and print per-chip memory, flops and bounds against its HBM;
+                                    --dump writes each program's StableHLO into DIR
       options of run, eval, sft:
         --samplers N                trainer.samplers=N
         --device SPEC               trainer.device=SPEC (cpu, xla:cpu, xla:gpu, tpu)

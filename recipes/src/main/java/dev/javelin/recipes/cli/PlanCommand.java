@@ -16,7 +16,10 @@ import dev.javelin.recipes.config.MixedPrecisionKeys;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.TrainerSection;
 import dev.javelin.recipes.driver.ModelInit;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,12 +60,15 @@ final class PlanCommand {
   int run(List<String> args) {
     List<String> rest = new ArrayList<>();
     String topology = null;
+    Path dump = null;
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (a.equals("--topology") && i + 1 < args.size()) {
         topology = args.get(++i);
       } else if (a.startsWith("--topology=")) {
         topology = a.substring("--topology=".length());
+      } else if (a.equals("--dump") && i + 1 < args.size()) {
+        dump = Path.of(args.get(++i));
       } else {
         rest.add(a);
       }
@@ -83,7 +89,7 @@ final class PlanCommand {
               + "=unrolled plans the unrolled programs, which runs use unless it is set)");
     }
     try {
-      return check(recipe, t, out) ? 0 : DOES_NOT_FIT;
+      return check(recipe, t, out, Optional.ofNullable(dump)) ? 0 : DOES_NOT_FIT;
     } finally {
       if (scanByDefault) {
         System.clearProperty(LayerLoop.PROPERTY);
@@ -105,13 +111,18 @@ final class PlanCommand {
       out.println("plan: " + ACCELERATOR_ENV + " unset, HBM check skipped (javelin plan does it)");
       return;
     }
-    if (!check(recipe, parseTopology(slice), out)) {
+    if (!check(recipe, parseTopology(slice), out, Optional.empty())) {
       throw new DoesNotFit("the recipe's programs do not fit " + slice + " (see the plan above)");
     }
   }
 
-  /** Compiles and prints every actor's programs; true when all fit. */
-  static boolean check(RecipeConfig recipe, TpuTopology topology, PrintStream out) {
+  /**
+   * Compiles and prints every actor's programs, first writing each one's StableHLO into {@code
+   * dump} where given ({@code <actor>-<program>.mlir}, what {@code tools/tpu_stablehlo_stats.py}
+   * compiles through JAX); true when all fit.
+   */
+  static boolean check(
+      RecipeConfig recipe, TpuTopology topology, PrintStream out, Optional<Path> dump) {
     ModelConfig c = ModelInit.config(recipe);
     ChipPlan chips = recipe.chips();
     chips.checkModel(c);
@@ -146,6 +157,7 @@ final class PlanCommand {
         List<PlanTable.Compiled> stats = new ArrayList<>();
         for (ActorPrograms.Planned p : a.programs()) {
           try {
+            dump.ifPresent(dir -> write(dir, a, p));
             stats.add(compile(aot, a, p));
           } catch (RuntimeException e) {
             // What compiled before stays worth reading: a long plan must not lose it.
@@ -164,6 +176,17 @@ final class PlanCommand {
     }
     table.print(out);
     return table.fits();
+  }
+
+  private static void write(Path dir, Actor a, ActorPrograms.Planned p) {
+    String actor = a.name().split(" ", 2)[0]; // "sampler (each of N)": one file stands for all
+    Path file = dir.resolve((actor + "-" + p.label()).replaceAll("[^A-Za-z0-9_.-]", "_") + ".mlir");
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(file, AotCompiler.moduleText(p.program(), p.donation()));
+    } catch (IOException e) {
+      throw new ConfigException("plan: cannot write " + file + " (--dump): " + e.getMessage());
+    }
   }
 
   /** libtpu missing, or a topology it does not know: one line, exit 2, not a stack trace. */

@@ -18,13 +18,16 @@ import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.config.Recipes;
 import dev.javelin.recipes.driver.ModelInit;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code javelin plan}: the tiny model's recipe compiled for a v5e-8 with libtpu (no TPU) fits and
@@ -52,10 +55,10 @@ class PlanCommandTest {
   }
 
   @Test
-  void tinyRecipeFitsAV5e8AndListsEveryProgram() {
+  void tinyRecipeFitsAV5e8AndListsEveryProgram(@TempDir Path dump) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     List<String> args = new ArrayList<>(tinyKeys());
-    args.addAll(List.of("--topology", "v5e-8"));
+    args.addAll(List.of("--topology", "v5e-8", "--dump", dump.toString()));
     int code = plan(out, args);
     String text = out.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, text);
@@ -69,6 +72,10 @@ class PlanCommandTest {
     assertTrue(text.contains("plan: layers scanned (plan's default"), text);
     assertTrue(text.contains("* scanned layers"), text);
     assertNull(System.getProperty("javelin.layers"));
+    // --dump: each program's StableHLO, as compiled
+    for (String file : List.of("trainer-train_bwd.mlir", "sampler-decode.mlir")) {
+      assertTrue(Files.readString(dump.resolve(file)).contains("func.func public @main"), file);
+    }
   }
 
   @Test
