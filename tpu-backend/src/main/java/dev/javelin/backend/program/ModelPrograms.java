@@ -183,8 +183,9 @@ public final class ModelPrograms {
   /**
    * Log-probs and entropies of {@code ids[:, 1:]} through the model, the LM head computed in tiles
    * ({@link TokenStats#ofHidden}) so the full (B, T, V) logits are never held. The layers run as
-   * {@link LayerLoop#configured} says (the train step and the log-prob programs share this); scanned
-   * layers also run the head's vocabulary blocks as a loop ({@link TokenStats#ofHiddenLooped}).
+   * {@link LayerLoop#configured} says (the train step and the log-prob programs share this);
+   * scanned layers also run the head's vocabulary blocks as a loop ({@link
+   * TokenStats#ofHiddenLooped}).
    */
   static TokenStats tokenStats(GraphBuilder g, ModelConfig c, Inputs in, Node temperature) {
     return tokenStats(g, c, in, temperature, new DecoderModel(c));

@@ -26,8 +26,9 @@ import java.util.Set;
  *       its {@link Architecture} says (Megatron layout: q/k/v/gate/up and the q/k/v biases their
  *       out dimension, o_proj/down_proj their in dimension); fsdp then takes another dimension. The
  *       embedding and the LM head split their vocabulary rows over {@code tp} where it divides the
- *       vocabulary (vocabulary-parallel; the partitioner reduces the gathered rows and the softmax
- *       over the split); norms follow fsdp only.
+ *       vocabulary and they are two arrays (vocabulary-parallel; the partitioner reduces the
+ *       gathered rows and the softmax over the split; a tied table stays whole); norms follow fsdp
+ *       only.
  *   <li>AdamW moments {@code m.w}, {@code v.w}, gradients {@code grad.w} and gradient sums {@code
  *       acc.w} lie like their weight {@code w}.
  *   <li>KV caches (B, Hkv, S, Dh): heads over {@code tp}, rows over the batch axis.
@@ -94,8 +95,10 @@ public final class ShardPlan {
         splits.put(WeightSpec.layer(i, t.suffix()), t.tp());
       }
     }
-    if (tp > 1 && config.vocabSize() % tp == 0) {
-      // vocabulary-parallel: each chip holds V/tp rows of the embedding and the head, not all
+    if (tp > 1 && config.vocabSize() % tp == 0 && !config.tieWordEmbeddings()) {
+      // vocabulary-parallel: each chip holds V/tp rows of the embedding and the head, not all.
+      // A tied table, one array both looked up and multiplied, stays whole: split, libtpu's
+      // Qwen2.5-0.5B tp=2 prefill and decode held 3.7 and 4.5 GiB more temporaries per chip.
       splits.put(WeightSpec.EMBED, TpSplit.COLUMN);
       splits.put(WeightSpec.LM_HEAD, TpSplit.COLUMN);
     }

@@ -79,6 +79,14 @@ class ShardPlanTest {
         Sharding.replicated(),
         ShardPlan.of(Mesh.of("tp", 2), odd).of(WeightSpec.EMBED, Shape.of(65, 32)));
     assertEquals(Sharding.replicated(), tpOnly.of(ModelPrograms.INPUT_IDS, Shape.of(4, 6)));
+    // a tied table (looked up and multiplied) stays whole over tp; fsdp still splits it
+    ModelConfig tied = new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+    assertEquals(
+        Sharding.replicated(),
+        ShardPlan.of(Mesh.of("tp", 2), tied).of(WeightSpec.EMBED, Shape.of(64, 32)));
+    assertEquals(
+        Sharding.split(0, "fsdp"),
+        ShardPlan.of(Mesh.parse("fsdp=2,tp=2"), tied).of(WeightSpec.EMBED, Shape.of(64, 32)));
   }
 
   @Test
