@@ -16,6 +16,8 @@
 #   flops        XLA's flops per chip of the 0.5B GRPO train step (64 x 1024, fsdp=8, v5e-8) from
 #                the unrolled step at 1 and 2 layers, extrapolated to 24 (a scanned step's cost
 #                analysis counts the loop body once)
+#   depth-javelin  Javelin's scanned train step (fwd + bwd) for the same shape at 2 and 32 layers:
+#                compile seconds and temporaries per chip
 #   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
 #   qwen3-8b-v6e   Qwen3-8B shape, layers scanned, 8 x 1024 bf16, trainer fsdp=8 on v6e-16 (the
 #                  trainer's 8 chips, a v6e-8's worth, plus 1 sampler x tp=8)
@@ -120,14 +122,17 @@ for row in "${rows[@]}"; do
       jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --program logprobs
       jax --config $qwen/config.json --topology v6e-1 --batch 1 --seq 16384 --remat
       ;;
-    flops)
+    flops | depth-javelin)
       ./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend test-compile -Dspotless.check.skip=true
-      for n in 1 2; do
-        echo "== ScanCompileBench $n 64 1024 (unrolled)"
+      mode=unrolled
+      depths=(1 2)
+      [ "$row" = depth-javelin ] && mode=scanned && depths=(2 32)
+      for n in "${depths[@]}"; do
+        echo "== ScanCompileBench $n 64 1024 ($mode)"
         date -u
         cat /proc/loadavg
-        java -Xmx12g -Djavelin.layers=unrolled -cp "tpu-backend/target/test-classes:$cp" \
-          dev.javelin.backend.xla.ScanCompileBench $n 64 1024 $qwen/config.json \
+        java -Xmx12g -Djavelin.layers=$mode -cp "tpu-backend/target/test-classes:$cp" \
+          dev.javelin.backend.xla.ScanCompileBench "$n" 64 1024 $qwen/config.json \
           2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
       done
       ;;
@@ -168,7 +173,7 @@ for row in "${rows[@]}"; do
         data.max_prompt_length=512 data.max_response_length=512
       ;;
     *)
-      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e qwen-v5e-blockwise flops llama-v6e llama-v5p logprobs16k depth" \
+      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e qwen-v5e-blockwise flops depth-javelin llama-v6e llama-v5p logprobs16k depth" \
         "qwen3-8b-v6e qwen3-8b-v5p qwen3-8b-v5e gemma3-4b-v6e qwen3-30b-a3b-v5p)" >&2
       exit 2
       ;;
