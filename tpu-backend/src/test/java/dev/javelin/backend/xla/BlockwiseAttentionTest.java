@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
-import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
@@ -28,13 +27,11 @@ import dev.javelin.backend.testing.ModelInputs;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.WithProperty;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Blockwise attention with an online softmax ({@code -Djavelin.attention.block=N}) against the
@@ -51,24 +48,7 @@ class BlockwiseAttentionTest {
   private static final double BF16_TOL = 1e-2;
   private static final int B = 2;
   private static final int T = 6;
-  private static Device xla;
-  private static Device cpu;
-  private static Device ref;
-
-  @BeforeAll
-  static void open() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    xla = Devices.open("xla:cpu");
-    cpu = Devices.open("cpu");
-    ref = Devices.open("ref");
-  }
-
-  @AfterAll
-  static void close() {
-    xla.close();
-    cpu.close();
-    ref.close();
-  }
+  @RegisterExtension static final OracleDevices DEVICES = new OracleDevices();
 
   /** Qwen2-style: q/k/v biases, tied head, grouped-query attention (2 query heads per kv head). */
   private static ModelConfig micro(int layers) {
@@ -128,7 +108,7 @@ class BlockwiseAttentionTest {
     VjpPrograms dense = with(0, layers, build);
     VjpPrograms blocks = with(4, layers, build);
     List<Tensor> args = ModelInputs.of(c, dense.forward(), T, 5);
-    for (Device d : List.of(ref, cpu, xla)) {
+    for (Device d : DEVICES.all()) {
       List<Tensor> expected = gradients(d, dense, args);
       List<Tensor> actual = gradients(d, blocks, args);
       for (int i = 0; i < expected.size(); i++) {
@@ -146,7 +126,7 @@ class BlockwiseAttentionTest {
     Program dense = with(0, "unrolled", build);
     Program blocks = with(4, "unrolled", build);
     List<Tensor> args = leftPadded(dense, ModelInputs.of(c, dense, T, 5));
-    for (Device d : List.of(ref, xla)) {
+    for (Device d : List.of(DEVICES.ref(), DEVICES.xla())) {
       List<Tensor> expected = run(d, dense, args);
       List<Tensor> actual = run(d, blocks, args);
       for (int i = 0; i < expected.size(); i++) {
@@ -162,8 +142,8 @@ class BlockwiseAttentionTest {
     Program dense = with(0, "unrolled", build);
     Program blocks = with(4, "unrolled", build);
     List<Tensor> args = ModelInputs.of(c, dense, T, 5);
-    List<Tensor> oracle = run(ref, dense, args);
-    for (Device d : List.of(ref, cpu, xla)) {
+    List<Tensor> oracle = run(DEVICES.ref(), dense, args);
+    for (Device d : DEVICES.all()) {
       List<Tensor> actual = run(d, blocks, args);
       for (int i = 0; i < oracle.size(); i++) {
         RelError.assertClose(d.name() + " bf16 " + i, oracle.get(i), actual.get(i), BF16_TOL);
@@ -208,7 +188,7 @@ class BlockwiseAttentionTest {
     Program blocks = with(block, layers, b);
     assertTrue(print(blocks).contains("stablehlo.while"), "the blockwise program has no loop");
     List<Tensor> args = ModelInputs.of(c, dense, T, 5);
-    for (Device d : List.of(ref, cpu, xla)) {
+    for (Device d : DEVICES.all()) {
       List<Tensor> expected = run(d, dense, args);
       List<Tensor> actual = run(d, blocks, args);
       assertEquals(expected.size(), actual.size());

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceBuffer;
-import dev.javelin.backend.Devices;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
@@ -28,16 +27,14 @@ import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.Tensors;
 import dev.javelin.backend.testing.WithProperty;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The decoder's layers as one loop ({@code -Djavelin.layers=scanned}) against the unrolled layers:
@@ -55,24 +52,7 @@ class ScannedLayersTest {
 
   private static final int B = 2;
   private static final int T = 6;
-  private static Device xla;
-  private static Device cpu;
-  private static Device ref;
-
-  @BeforeAll
-  static void open() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    xla = Devices.open("xla:cpu");
-    cpu = Devices.open("cpu");
-    ref = Devices.open("ref");
-  }
-
-  @AfterAll
-  static void close() {
-    xla.close();
-    cpu.close();
-    ref.close();
-  }
+  @RegisterExtension static final OracleDevices DEVICES = new OracleDevices();
 
   /** Qwen2-style: q/k/v biases, tied head, grouped-query attention. */
   private static ModelConfig micro(int layers) {
@@ -136,16 +116,16 @@ class ScannedLayersTest {
     Program unrolled = unrolled(build);
     Program scan = scanned(build);
     List<Tensor> args = ModelInputs.of(c, unrolled, T, 5);
-    List<Tensor> oracle = run(ref, unrolled, args);
+    List<Tensor> oracle = run(DEVICES.ref(), unrolled, args);
     List<List<Tensor>> checked =
         List.of(
-            run(ref, scan, args),
-            run(cpu, scan, args),
-            run(xla, unrolled, args),
-            run(xla, scan, args));
+            run(DEVICES.ref(), scan, args),
+            run(DEVICES.cpu(), scan, args),
+            run(DEVICES.xla(), unrolled, args),
+            run(DEVICES.xla(), scan, args));
     List<String> names =
         List.of("ref scanned", "cpu scanned", "xla:cpu unrolled", "xla:cpu scanned");
-    List<Tensor> cpuUnrolled = run(cpu, unrolled, args);
+    List<Tensor> cpuUnrolled = run(DEVICES.cpu(), unrolled, args);
     for (int k = 0; k < checked.size(); k++) {
       List<Tensor> expected = k == 1 ? cpuUnrolled : oracle;
       for (int i = 0; i < oracle.size(); i++) {
@@ -208,7 +188,7 @@ class ScannedLayersTest {
     VjpPrograms unrolled = unrolled(build);
     VjpPrograms scan = scanned(build);
     List<Tensor> args = ModelInputs.of(c, unrolled.forward(), T, 5);
-    for (Device d : List.of(ref, cpu, xla)) {
+    for (Device d : DEVICES.all()) {
       List<Tensor> expected = gradients(d, unrolled, args);
       List<Tensor> actual = gradients(d, scan, args);
       assertEquals(expected.size(), actual.size());
@@ -291,7 +271,7 @@ class ScannedLayersTest {
     Program scan = scanned(build);
     assertTrue(print(scan).contains("stablehlo.while"), "the scanned program has no loop");
     List<Tensor> args = ModelInputs.of(c, unrolled, T, 5);
-    for (Device d : List.of(ref, cpu, xla)) {
+    for (Device d : DEVICES.all()) {
       List<Tensor> expected = run(d, unrolled, args);
       List<Tensor> actual = run(d, scan, args);
       assertEquals(expected.size(), actual.size());

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Device;
-import dev.javelin.backend.Devices;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenStats;
@@ -18,13 +17,11 @@ import dev.javelin.backend.model.NeuralOps;
 import dev.javelin.backend.stablehlo.StableHloPrinter;
 import dev.javelin.backend.testing.RelError;
 import dev.javelin.backend.testing.Tensors;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The LM head as one loop over vocabulary blocks, run on {@code ref}, {@code cpu} and {@code
@@ -37,34 +34,17 @@ class VocabLoopTest {
   private static final int T = 5;
   private static final int D = 8;
   private static final int V = 96;
-  private static Device xla;
-  private static Device cpu;
-  private static Device ref;
-
-  @BeforeAll
-  static void open() {
-    System.setProperty(CompileCache.PROPERTY, Path.of("target", "xla-cache").toString());
-    xla = Devices.open("xla:cpu");
-    cpu = Devices.open("cpu");
-    ref = Devices.open("ref");
-  }
-
-  @AfterAll
-  static void close() {
-    xla.close();
-    cpu.close();
-    ref.close();
-  }
+  @RegisterExtension static final OracleDevices DEVICES = new OracleDevices();
 
   @Test
   void loopOverVocabularyBlocksEqualsTheWholeHeadOnEveryDevice() {
     List<Tensor> args = inputs();
-    List<Tensor> want = run(ref, program(0), args);
+    List<Tensor> want = run(DEVICES.ref(), program(0), args);
     for (int blocks : new int[] {2, 3, 8}) {
       Program looped = program(blocks);
       // one loop for the forward, one for the gradient
       assertEquals(2, count(StableHloPrinter.print(looped), "\"stablehlo.while\""));
-      for (Device d : List.of(ref, cpu, xla)) {
+      for (Device d : DEVICES.all()) {
         List<Tensor> got = run(d, looped, args);
         for (int i = 0; i < want.size(); i++) {
           RelError.assertClose(
