@@ -13,9 +13,10 @@
 #   logprobs16k  Qwen2.5-0.5B shape, log-probs and a train step at 16k tokens on one v6e chip
 #                (the trainer on one chip of v6e-8, a one-row sampler on another), dense attention
 #   logprobs16k-blockwise  the same with blockwise attention (-Djavelin.attention.block=512)
-#   flops        XLA's flops per chip of the 0.5B GRPO train step (64 x 1024, fsdp=8, v5e-8) from
-#                the unrolled step at 1 and 2 layers, extrapolated to 24 (a scanned step's cost
-#                analysis counts the loop body once)
+#   flops        flops per chip of the 0.5B GRPO train step (64 x 1024, fsdp=8, v5e-8) from the
+#                unrolled step at 1 and 2 layers, extrapolated to 24 (a scanned step's cost analysis
+#                counts the loop body once): XLA's cost analysis, and the matrix products in the
+#                text (tools/stablehlo_dot_flops.py) beside the JAX step's
 #   depth-javelin  Javelin's scanned train step (fwd + bwd) for the same shape at 2 and 32 layers:
 #                compile seconds and temporaries per chip
 #   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
@@ -131,10 +132,20 @@ for row in "${rows[@]}"; do
         echo "== ScanCompileBench $n 64 1024 ($mode)"
         date -u
         cat /proc/loadavg
-        java -Xmx12g -Djavelin.layers=$mode -cp "tpu-backend/target/test-classes:$cp" \
+        dump=target/tpu-plan/$row-$n
+        mkdir -p "$dump"
+        java -Xmx12g -Djavelin.layers=$mode -Dbench.dump="$dump" \
+          -cp "tpu-backend/target/test-classes:$cp" \
           dev.javelin.backend.xla.ScanCompileBench "$n" 64 1024 $qwen/config.json \
           2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
+        # the products the text asks for: XLA's cost analysis undercounts partitioned programs
+        [ "$row" = flops ] && "$py" tools/stablehlo_dot_flops.py --partitions 8 "$dump"/*.mlir
       done
+      if [ "$row" = flops ]; then
+        "$py" tools/tpu_reference_step.py --config $qwen/config.json --topology v5e-8 --batch 64 \
+          --seq 1024 --fsdp 8 --remat --emit-stablehlo target/tpu-plan/jax-train.mlir 2>/dev/null
+        "$py" tools/stablehlo_dot_flops.py --partitions 8 target/tpu-plan/jax-train.mlir
+      fi
       ;;
     depth)
       for layers in 2 24; do

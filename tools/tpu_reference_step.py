@@ -221,6 +221,9 @@ def compile_step(args, c):
         fn = jax.jit(partial(train_step, c, args.scan, args.remat, dtype), donate_argnums=(0, 1, 2))
         lowered = fn.lower(params, params, params, ids, row((b, t - 1), jnp.float32),
                            row((b,), jnp.float32), row((b, t - 1), jnp.float32), scalar, scalar)
+    if args.emit_stablehlo:
+        Path(args.emit_stablehlo).write_text(lowered.as_text())
+        return topo, None, 0.0, sum(math.prod(s) for s in shapes.values())
     start = time.perf_counter()
     compiled = lowered.compile()
     seconds = time.perf_counter() - start
@@ -240,6 +243,8 @@ def main():
     ap.add_argument("--layers", type=int, default=0, help="override num_hidden_layers")
     ap.add_argument("--program", choices=("train", "logprobs"), default="train")
     ap.add_argument("--dtype", choices=("bf16", "f32"), default="bf16")
+    ap.add_argument("--emit-stablehlo", metavar="PATH",
+                    help="write the lowered step's StableHLO to PATH and stop before compiling")
     args = ap.parse_args()
     if not Path(args.config).is_file():
         print(f"tpu_reference_step.py: no such file {args.config}", file=sys.stderr)
@@ -249,6 +254,9 @@ def main():
     os.environ.setdefault("ALLOW_MULTIPLE_LIBTPU_LOAD", "1")
     c = load_config(args.config, args.layers)
     topo, compiled, seconds, n_params = compile_step(args, c)
+    if compiled is None:
+        print(f"wrote {args.emit_stablehlo}")
+        return 0
     mem = compiled.memory_analysis()
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, list) else cost
