@@ -77,8 +77,7 @@ public record TokenStats(Node logp, Node entropy) {
     }
     Node next = nextTokens(g, ids);
     TokenStats all = VocabLoop.of(g, hidden, rows, head, next, temperature, blocks);
-    return new TokenStats(
-        g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
+    return withoutLastColumn(g, all, t);
   }
 
   /**
@@ -103,8 +102,7 @@ public record TokenStats(Node logp, Node entropy) {
     int t = hidden.shape().dim(1);
     Node next = nextTokens(g, ids);
     TokenStats all = chunked(g, hidden, head, vocab, next, temperature, tiles);
-    return new TokenStats(
-        g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
+    return withoutLastColumn(g, all, t);
   }
 
   /**
@@ -199,6 +197,11 @@ public record TokenStats(Node logp, Node entropy) {
     int t = logits.shape().dim(1);
     Node next = nextTokens(g, ids);
     TokenStats all = ofTargets(g, logits, next, temperature);
+    return withoutLastColumn(g, all, t);
+  }
+
+  /** The stats of columns [0, t - 1): the last column scored {@link #nextTokens}' dummy. */
+  private static TokenStats withoutLastColumn(GraphBuilder g, TokenStats all, int t) {
     return new TokenStats(
         g.sliceAxis(all.logp(), 1, 0, t - 1), g.sliceAxis(all.entropy(), 1, 0, t - 1));
   }
