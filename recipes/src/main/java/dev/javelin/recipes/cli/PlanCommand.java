@@ -63,6 +63,10 @@ final class PlanCommand {
     Path dump = null;
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
+      if ((a.equals("--topology") || a.equals("--dump")) && i + 1 == args.size()) {
+        throw new ConfigException(
+            "'" + a + "' needs a value: javelin plan <recipe> --topology v5e-8 [--dump DIR]");
+      }
       if (a.equals("--topology") && i + 1 < args.size()) {
         topology = args.get(++i);
       } else if (a.startsWith("--topology=")) {

@@ -207,6 +207,13 @@ class PlanCommandTest {
     ByteArrayOutputStream none = new ByteArrayOutputStream();
     assertEquals(2, plan(none, tinyKeys()));
     assertTrue(none.toString(StandardCharsets.UTF_8).contains("--topology"));
+    ByteArrayOutputStream bare = new ByteArrayOutputStream();
+    List<String> dumpLast = new ArrayList<>(tinyKeys());
+    dumpLast.addAll(List.of("--topology", "v5e-8", "--dump"));
+    assertEquals(2, plan(bare, dumpLast));
+    assertTrue(
+        bare.toString(StandardCharsets.UTF_8).startsWith("javelin: '--dump' needs a value"),
+        bare.toString(StandardCharsets.UTF_8));
   }
 
   @Test
