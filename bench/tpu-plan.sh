@@ -7,16 +7,19 @@
 #                fsdp=8 (v5e-16: the trainer's 8 chips plus a sampler's), JAX with and without
 #                per-layer remat
 #   qwen-v5e-blockwise  the same Javelin plan with blockwise attention (-Djavelin.attention.block=512)
+#   qwen-v5e-keep, qwen-v5e-blockwise-keep  the same two plans with the LM head's logits kept for
+#                the backward (-Djavelin.head.logits=keep) instead of recomputed
 #   llama-v6e    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=8 on v6e-16 (trainer on 8 chips)
 #   llama-v5p    Llama-3-8B shape, layers scanned, 8 x 2048, fsdp=4 on v5p-16 (v5p-8 is 4 chips:
 #                trainer on 4)
 #   logprobs16k  Qwen2.5-0.5B shape, log-probs and a train step at 16k tokens on one v6e chip
 #                (the trainer on one chip of v6e-8, a one-row sampler on another), dense attention
 #   logprobs16k-blockwise  the same with blockwise attention (-Djavelin.attention.block=512)
-#   flops        flops per chip of the 0.5B GRPO train step (64 x 1024, fsdp=8, v5e-8) from the
-#                unrolled step at 1 and 2 layers, extrapolated to 24 (a scanned step's cost analysis
-#                counts the loop body once): XLA's cost analysis, and the matrix products in the
-#                text (tools/stablehlo_dot_flops.py) beside the JAX step's
+#   flops        flops per chip of the 0.5B GRPO train step (64 x 1024, fsdp=8, v5e-8), layers
+#                scanned, the head's logits recomputed and kept: the matrix products the text runs
+#                (tools/stablehlo_dot_flops.py, loop bodies times their trips) beside the JAX
+#                step's (XLA's cost analysis counts a loop body once and undercounts partitioned
+#                products)
 #   depth-javelin  Javelin's scanned train step (fwd + bwd) for the same shape at 2 and 32 layers:
 #                compile seconds and temporaries per chip
 #   depth        compile time of the train step at 2 vs 24 layers (JAX unrolled vs scanned)
@@ -62,14 +65,16 @@ gemma3=bench/models/gemma-3-4b
 qwen3moe=bench/models/qwen3-30b-a3b
 layers=unrolled # -Djavelin.layers of the plan JVM; the real-size rows of deep models scan
 block=0         # -Djavelin.attention.block: keys per attention block, 0 for dense attention
+head=recompute  # -Djavelin.head.logits: recompute or keep the LM head's logits for the backward
 
 plan() { # plan <topology> <key=value ...>
   local topo=$1
   shift
-  echo "== javelin plan --topology $topo $* (-Djavelin.layers=$layers -Djavelin.attention.block=$block)"
+  echo "== javelin plan --topology $topo $* (-Djavelin.layers=$layers -Djavelin.attention.block=$block -Djavelin.head.logits=$head)"
   date -u
   cat /proc/loadavg
-  java -Xmx12g -Djavelin.layers="$layers" -Djavelin.attention.block="$block" @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
+  java -Xmx12g -Djavelin.layers="$layers" -Djavelin.attention.block="$block" \
+    -Djavelin.head.logits="$head" @recipes/src/main/resources/dev/javelin/recipes/add-opens.args \
     -Djavelin.root="$PWD" -cp "$cp" dev.javelin.recipes.cli.Main plan recipes/gsm8k-grpo.yaml \
     actor_rollout_ref.model.enable_gradient_checkpointing=true "$@" --topology "$topo" \
     2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
@@ -84,15 +89,17 @@ jax() { # jax <args of tools/tpu_reference_step.py>
 
 for row in "${rows[@]}"; do
   case "$row" in
-    qwen-v5e | qwen-v5e-blockwise)
-      [ "$row" = qwen-v5e-blockwise ] && block=512
+    qwen-v5e | qwen-v5e-blockwise | qwen-v5e-keep | qwen-v5e-blockwise-keep)
+      case "$row" in *blockwise*) block=512 ;; esac
+      case "$row" in *keep) head=keep ;; esac
       layers=scanned plan v5e-16 actor_rollout_ref.model.path=$qwen actor_rollout_ref.model.model_type=qwen2 \
         trainer.n_gpus_per_node=8 trainer.samplers=1 \
         actor_rollout_ref.rollout.tensor_model_parallel_size=2 \
         actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=64 \
         data.max_prompt_length=512 data.max_response_length=512
       block=0
-      [ "$row" = qwen-v5e-blockwise ] && continue # the JAX side is the dense row's
+      head=recompute
+      [ "$row" = qwen-v5e ] || continue # the JAX side is the dense row's
       jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8 --remat
       jax --config $qwen/config.json --topology v5e-8 --batch 64 --seq 1024 --fsdp 8
       ;;
@@ -125,22 +132,24 @@ for row in "${rows[@]}"; do
       ;;
     flops | depth-javelin)
       ./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend test-compile -Dspotless.check.skip=true
-      mode=unrolled
-      depths=(1 2)
-      [ "$row" = depth-javelin ] && mode=scanned && depths=(2 32)
-      for n in "${depths[@]}"; do
-        echo "== ScanCompileBench $n 64 1024 ($mode)"
+      runs=("24 recompute" "24 keep")
+      [ "$row" = depth-javelin ] && runs=("2 recompute" "32 recompute")
+      for run in "${runs[@]}"; do
+        read -r n head <<< "$run"
+        echo "== ScanCompileBench $n 64 1024 (scanned, -Djavelin.head.logits=$head)"
         date -u
         cat /proc/loadavg
-        dump=target/tpu-plan/$row-$n
+        dump=target/tpu-plan/$row-$n-$head
+        rm -rf "$dump"
         mkdir -p "$dump"
-        java -Xmx12g -Djavelin.layers=$mode -Dbench.dump="$dump" \
+        java -Xmx12g -Djavelin.layers=scanned -Djavelin.head.logits="$head" -Dbench.dump="$dump" \
           -cp "tpu-backend/target/test-classes:$cp" \
           dev.javelin.backend.xla.ScanCompileBench "$n" 64 1024 $qwen/config.json \
           2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
         # the products the text asks for: XLA's cost analysis undercounts partitioned programs
         [ "$row" = flops ] && "$py" tools/stablehlo_dot_flops.py --partitions 8 "$dump"/*.mlir
       done
+      head=recompute
       if [ "$row" = flops ]; then
         "$py" tools/tpu_reference_step.py --config $qwen/config.json --topology v5e-8 --batch 64 \
           --seq 1024 --fsdp 8 --remat --emit-stablehlo target/tpu-plan/jax-train.mlir 2>/dev/null
@@ -184,7 +193,7 @@ for row in "${rows[@]}"; do
         data.max_prompt_length=512 data.max_response_length=512
       ;;
     *)
-      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e qwen-v5e-blockwise flops depth-javelin llama-v6e llama-v5p logprobs16k depth" \
+      echo "tpu-plan.sh: unknown row '$row' (qwen-v5e qwen-v5e-blockwise qwen-v5e-keep qwen-v5e-blockwise-keep flops depth-javelin llama-v6e llama-v5p logprobs16k depth" \
         "qwen3-8b-v6e qwen3-8b-v5p qwen3-8b-v5e gemma3-4b-v6e qwen3-30b-a3b-v5p)" >&2
       exit 2
       ;;

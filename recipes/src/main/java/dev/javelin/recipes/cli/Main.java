@@ -1,5 +1,6 @@
 package dev.javelin.recipes.cli;
 
+import dev.javelin.backend.batch.HeadLogits;
 import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.recipes.config.ConfigException;
@@ -88,13 +89,14 @@ public final class Main {
 
   /**
    * The JVM properties that choose how programs are built ({@code javelin.layers}, {@code
-   * javelin.attention.block}), read up front: a bad value is one line before any work, not an error
-   * at the first program built.
+   * javelin.attention.block}, {@code javelin.head.logits}), read up front: a bad value is one line
+   * before any work, not an error at the first program built.
    */
   private static void checkProgramProperties() {
     try {
       LayerLoop.configured();
       CausalAttention.configuredBlock();
+      HeadLogits.configured();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }

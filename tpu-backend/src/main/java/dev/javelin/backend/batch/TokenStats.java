@@ -40,12 +40,19 @@ public record TokenStats(Node logp, Node entropy) {
   /**
    * As {@link #ofHidden}, the vocabulary blocks as one loop ({@link VocabLoop}) where the head
    * needs more than one tile and its rows split evenly into blocks of at least {@value
-   * HeadTiles#MIN_VOCAB_BLOCK}; else as {@link #ofHidden}, unrolled.
+   * HeadTiles#MIN_VOCAB_BLOCK}; else as {@link #ofHidden}, unrolled. {@code keep} says whether the
+   * loop's gradient recomputes each block's logits or keeps them from the forward.
    *
    * @param rows the head's weight (V, D)
    */
   public static TokenStats ofHiddenLooped(
-      GraphBuilder g, Node hidden, Node rows, BlockLogits head, Node ids, Node temperature) {
+      GraphBuilder g,
+      Node hidden,
+      Node rows,
+      BlockLogits head,
+      Node ids,
+      Node temperature,
+      HeadLogits keep) {
     int b = hidden.shape().dim(0);
     int t = hidden.shape().dim(1);
     int vocab = rows.shape().dim(0);
@@ -58,7 +65,7 @@ public record TokenStats(Node logp, Node entropy) {
       Head sliced = (x, from, to) -> head.logits(g, x, g.sliceAxis(rows, 0, from, to));
       return ofHidden(g, hidden, sliced, vocab, ids, temperature);
     }
-    return ofHiddenLooped(g, hidden, rows, head, ids, temperature, blocks);
+    return ofHiddenLooped(g, hidden, rows, head, ids, temperature, blocks, keep);
   }
 
   /** As above in exactly {@code blocks} vocabulary blocks, which must divide V evenly. */
@@ -69,14 +76,15 @@ public record TokenStats(Node logp, Node entropy) {
       BlockLogits head,
       Node ids,
       Node temperature,
-      int blocks) {
+      int blocks,
+      HeadLogits keep) {
     int t = hidden.shape().dim(1);
     if (blocks < 1 || rows.shape().dim(0) % blocks != 0) {
       throw new IllegalArgumentException(
           blocks + " vocabulary blocks do not split " + rows.shape().dim(0) + " rows evenly");
     }
     Node next = nextTokens(g, ids);
-    TokenStats all = VocabLoop.of(g, hidden, rows, head, next, temperature, blocks);
+    TokenStats all = VocabLoop.of(g, hidden, rows, head, next, temperature, blocks, keep);
     return withoutLastColumn(g, all, t);
   }
 

@@ -13,7 +13,8 @@ import java.util.List;
  * loop stacks (blocks, B, C) and {@link VocabBlocks#combineStacked} joins. XLA compiles the body
  * once and holds one block of logits at a time, where unrolled blocks leave the scheduler free to
  * keep them all; the loop's gradient recomputes each block's logits from the head's rows ({@link
- * Scan}), writing that block's rows of the head's gradient.
+ * Scan}), writing that block's rows of the head's gradient. With {@link HeadLogits#KEEP} the
+ * forward stacks the blocks' logits and the gradient reads them instead ({@link KeptVocabLoop}).
  */
 final class VocabLoop {
   private VocabLoop() {}
@@ -39,6 +40,7 @@ final class VocabLoop {
    * @param hidden (B, C, D)
    * @param rows the head's weight (V, D), V divisible by {@code blocks}
    * @param targets (B, C) i32
+   * @param keep whether the gradient recomputes each block's logits or reads them kept
    */
   static TokenStats of(
       GraphBuilder g,
@@ -47,7 +49,8 @@ final class VocabLoop {
       TokenStats.BlockLogits head,
       Node targets,
       Node temperature,
-      int blocks) {
+      int blocks,
+      HeadLogits keep) {
     int v = rows.shape().dim(0);
     int vb = v / blocks;
     Node stacked = g.reshape(rows, blocks, vb, rows.shape().dim(1)); // (blocks, Vb, D)
@@ -55,6 +58,12 @@ final class VocabLoop {
         g.mul(g.iota(DType.I32, Shape.of(blocks), 0), g.constant(vb, DType.I32, Shape.of(blocks)));
     Node none =
         g.constant(0, DType.F32, Shape.of()); // the loop's carry: the blocks are independent
+    if (keep == HeadLogits.KEEP) {
+      List<Node> operands = List.of(none, stacked, firsts, hidden, targets, temperature);
+      List<Node> out = KeptVocabLoop.apply(g, operands, head);
+      return VocabBlocks.combineStacked(
+          g, new VocabBlocks.Partial(out.get(1), out.get(2), out.get(3), out.get(4)));
+    }
     List<Node> out =
         Scan.withOutputs(
             g,
@@ -63,12 +72,39 @@ final class VocabLoop {
             List.of(stacked, firsts),
             List.of(hidden, targets, temperature),
             (b, carry, slices, inv) -> {
-              Node logits = head.logits(b, inv.get(0), slices.get(0)); // (B, C, Vb)
-              Node local = b.sub(inv.get(1), b.broadcastInDim(slices.get(1), inv.get(1).shape()));
-              VocabBlocks.Partial p = VocabBlocks.partialLocal(b, logits, local, inv.get(2));
+              VocabBlocks.Partial p =
+                  blockPartial(
+                          b, head, inv.get(0), slices.get(0), slices.get(1), inv.get(1), inv.get(2))
+                      .partial();
               return List.of(carry, p.max(), p.sum(), p.picked(), p.weighted());
             });
     return VocabBlocks.combineStacked(
         g, new VocabBlocks.Partial(out.get(1), out.get(2), out.get(3), out.get(4)));
+  }
+
+  /** One block's logits (B, C, Vb) and their partial sums. */
+  record Block(Node logits, VocabBlocks.Partial partial) {}
+
+  /**
+   * Block j's logits from its rows (Vb, D) and partial sums, its first entry {@code first} an i32
+   * scalar.
+   */
+  static Block blockPartial(
+      GraphBuilder b,
+      TokenStats.BlockLogits head,
+      Node hidden,
+      Node rows,
+      Node first,
+      Node targets,
+      Node temperature) {
+    Node logits = head.logits(b, hidden, rows); // (B, C, Vb)
+    return new Block(logits, partialOf(b, logits, first, targets, temperature));
+  }
+
+  /** The partial sums of block logits whose first entry is {@code first}. */
+  static VocabBlocks.Partial partialOf(
+      GraphBuilder b, Node logits, Node first, Node targets, Node temperature) {
+    Node local = b.sub(targets, b.broadcastInDim(first, targets.shape()));
+    return VocabBlocks.partialLocal(b, logits, local, temperature);
   }
 }

@@ -3,6 +3,7 @@ package dev.javelin.backend.graph;
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -103,6 +104,27 @@ public final class Loop {
       results.add(g.add(new Op.LoopResult(loop, r), operands, loop.shape(r), loop.dtype(r)));
     }
     return results;
+  }
+
+  /**
+   * A body's parameters in {@code b} for a loop over {@code operands}: one per operand, those in
+   * [{@code slicedFrom}, {@code slicedTo}) by their slice's shape (the stacked shape less dimension
+   * 0).
+   */
+  public static List<Node> parameters(
+      GraphBuilder b, List<Node> operands, int slicedFrom, int slicedTo) {
+    List<Node> out = new ArrayList<>();
+    for (int i = 0; i < operands.size(); i++) {
+      Node o = operands.get(i);
+      Shape s = o.shape();
+      boolean sliced = i >= slicedFrom && i < slicedTo;
+      out.add(
+          b.parameter(
+              "in" + i,
+              o.dtype(),
+              sliced ? Shape.of(Arrays.copyOfRange(s.dims(), 1, s.rank())) : s));
+    }
+    return out;
   }
 
   private void check(List<Node> operands) {

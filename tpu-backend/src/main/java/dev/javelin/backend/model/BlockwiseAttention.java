@@ -8,7 +8,6 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op.Direction;
 import dev.javelin.backend.graph.Program;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -100,22 +99,6 @@ public final class BlockwiseAttention {
     return g.concatenate(axis, List.of(x, g.constant(0, x.dtype(), Shape.of(dims))));
   }
 
-  /** The loop body's parameters: one per operand, a sliced operand by its slice's shape. */
-  private static List<Node> parameters(GraphBuilder b, List<Node> operands, int from, int to) {
-    List<Node> out = new ArrayList<>();
-    for (int i = 0; i < operands.size(); i++) {
-      Node o = operands.get(i);
-      Shape shape = i >= from && i < to ? slice(o.shape()) : o.shape();
-      out.add(b.parameter("in" + i, o.dtype(), shape));
-    }
-    return out;
-  }
-
-  private static Shape slice(Shape stacked) {
-    int[] dims = stacked.dims();
-    return Shape.of(Arrays.copyOfRange(dims, 1, dims.length));
-  }
-
   /** One key block as the loop body sees it: k_j (B, Hkv, blk, Dh), mask, positions, indexes. */
   private record Tile(Node k, Node mask, Node positions, Node indexes) {}
 
@@ -128,7 +111,7 @@ public final class BlockwiseAttention {
    */
   private static Program forwardBody(List<Node> operands, int block) {
     GraphBuilder b = new GraphBuilder("attention.body");
-    List<Node> p = parameters(b, operands, 3, 8);
+    List<Node> p = Loop.parameters(b, operands, 3, 8);
     Node m = p.get(0);
     Node l = p.get(1);
     Node acc = p.get(2);
@@ -211,7 +194,7 @@ public final class BlockwiseAttention {
    */
   private static Program backwardBody(List<Node> operands, int block) {
     GraphBuilder b = new GraphBuilder("attention.vjp.body");
-    List<Node> p = parameters(b, operands, 1, 6);
+    List<Node> p = Loop.parameters(b, operands, 1, 6);
     Node dq = p.get(0);
     Node k = p.get(1);
     Node v = p.get(2);

@@ -2,6 +2,7 @@ package dev.javelin.backend.program;
 
 import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.batch.HeadLogits;
 import dev.javelin.backend.batch.TokenStats;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
@@ -206,7 +207,13 @@ public final class ModelPrograms {
             layers);
     if (layers == LayerLoop.SCANNED) { // the head's vocabulary blocks as a loop too
       return TokenStats.ofHiddenLooped(
-          g, h, m.headRows(in.compute()), m::logitsOfRows, in.ids(), temperature);
+          g,
+          h,
+          m.headRows(in.compute()),
+          m::logitsOfRows,
+          in.ids(),
+          temperature,
+          HeadLogits.configured());
     }
     return TokenStats.ofHidden(
         g,

@@ -9,6 +9,7 @@ import dev.javelin.backend.Devices;
 import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
+import dev.javelin.backend.batch.HeadLogits;
 import dev.javelin.backend.batch.HeadTiles;
 import dev.javelin.backend.batch.TokenStats;
 import dev.javelin.backend.graph.Autodiff;
@@ -122,7 +123,8 @@ class ModelGradCheckTest {
   /**
    * The head as one loop over vocabulary blocks (what scanned programs use) gives the untiled
    * head's loss and gradients, the head's rows' gradient written block by block, under every
-   * rematerialisation policy: tied and untied heads, 2, 3 and 4 blocks of a 12-entry vocabulary.
+   * rematerialisation policy, its logits recomputed or kept for the gradient: tied and untied
+   * heads, 2, 3 and 4 blocks of a 12-entry vocabulary.
    */
   @Test
   void vocabularyLoopGivesTheSameGradients() {
@@ -133,17 +135,26 @@ class ModelGradCheckTest {
       List<Tensor> want = gradients(c, args, new HeadTiles(T, 12), Remat.NONE);
       for (int blocks : new int[] {2, 3, 4}) {
         for (Remat remat : Remat.values()) {
-          List<Tensor> got =
-              gradients(
-                  c,
-                  args,
-                  remat,
-                  (g, m, in, h, temp) ->
-                      TokenStats.ofHiddenLooped(
-                          g, h, m.headRows(in.weights()), m::logitsOfRows, in.ids(), temp, blocks));
-          for (int i = 0; i < want.size(); i++) {
-            RelError.assertClose(
-                remat + ", " + blocks + " blocks, output " + i, want.get(i), got.get(i), 1e-12);
+          for (HeadLogits keep : HeadLogits.values()) {
+            List<Tensor> got =
+                gradients(
+                    c,
+                    args,
+                    remat,
+                    (g, m, in, h, temp) ->
+                        TokenStats.ofHiddenLooped(
+                            g,
+                            h,
+                            m.headRows(in.weights()),
+                            m::logitsOfRows,
+                            in.ids(),
+                            temp,
+                            blocks,
+                            keep));
+            for (int i = 0; i < want.size(); i++) {
+              String what = remat + ", " + keep + ", " + blocks + " blocks, output " + i;
+              RelError.assertClose(what, want.get(i), got.get(i), 1e-12);
+            }
           }
         }
       }
