@@ -1,5 +1,6 @@
 package dev.javelin.recipes.cli;
 
+import dev.javelin.backend.batch.HeadLogits;
 import dev.javelin.backend.graph.Loops;
 import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.ModelConfig;
@@ -216,6 +217,13 @@ final class PlanTable {
       }
       if (!recipe.model().gradientCheckpointing()) {
         out.add(ModelSection.ENABLE_GRADIENT_CHECKPOINTING.name() + "=true");
+      }
+      if (HeadLogits.configured() == HeadLogits.KEEP) {
+        out.add(
+            "-D"
+                + HeadLogits.PROPERTY
+                + "=recompute (the LM head's logits computed again in the backward, not held:"
+                + " 4 bytes per token and vocabulary entry less)");
       }
       if (CausalAttention.configuredBlock() == 0) {
         out.add(

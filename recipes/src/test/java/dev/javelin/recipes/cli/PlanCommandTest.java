@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.DType;
+import dev.javelin.backend.batch.HeadLogits;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.xla.AotCompiler;
@@ -141,6 +142,16 @@ class PlanCommandTest {
     assertTrue(text.contains("-Djavelin.attention.block=512 (blockwise attention"), text);
     assertTrue(text.contains("data.max_response_length"), text);
     assertFalse(text.contains("does not fit: sampler"), text);
+    assertFalse(text.contains("-Djavelin.head.logits=recompute"), text); // the default already
+    System.setProperty(HeadLogits.PROPERTY, "keep");
+    try {
+      ByteArrayOutputStream kept = new ByteArrayOutputStream();
+      table.print(new PrintStream(kept, true, StandardCharsets.UTF_8));
+      String keptText = kept.toString(StandardCharsets.UTF_8);
+      assertTrue(keptText.contains("-Djavelin.head.logits=recompute (the LM head's"), keptText);
+    } finally {
+      System.clearProperty(HeadLogits.PROPERTY);
+    }
   }
 
   /**
