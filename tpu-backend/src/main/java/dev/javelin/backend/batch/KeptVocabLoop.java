@@ -34,8 +34,8 @@ final class KeptVocabLoop {
     VocabLoop.Block block =
         VocabLoop.blockPartial(b, head, p.get(HIDDEN), p.get(ROWS), p.get(2), p.get(4), p.get(5));
     VocabBlocks.Partial s = block.partial();
-    Program body =
-        b.build(List.of(p.get(0), s.max(), s.sum(), s.picked(), s.weighted(), block.logits()));
+    Node kept = b.batchMajor(block.logits()); // its stack (blocks, B, C, Vb) lies split on B
+    Program body = b.build(List.of(p.get(0), s.max(), s.sum(), s.picked(), s.weighted(), kept));
     int blocks = operands.get(ROWS).shape().dim(0);
     Loop.Backward backward =
         (gb, ops, results, dys, need) -> backward(gb, ops, results, dys, need, head);

@@ -25,6 +25,16 @@ public final class Loops {
     return p;
   }
 
+  /**
+   * Whether {@code n} is a loop's stacked per-iteration output (n, B, ...) of values its body marks
+   * {@linkplain Node#batchMajor batch-major}: the batch is its dimension 1.
+   */
+  public static boolean stackedBatchMajor(Node n) {
+    return n.op() instanceof Op.LoopResult r
+        && r.index() >= r.loop().carried()
+        && r.loop().body().outputs().get(r.index()).batchMajor();
+  }
+
   /** Whether {@code p} holds a loop. */
   public static boolean any(Program p) {
     return p.nodes().stream().anyMatch(n -> n.op() instanceof Op.LoopResult);

@@ -36,12 +36,12 @@ public record VjpPrograms(
     wrt = List.copyOf(wrt);
   }
 
-  /** Where a residual comes from: a forward argument or a forward result, by index. */
   /** The backward's parameter carrying residual {@code k}. */
   public static String residualName(int k) {
     return "residual." + k;
   }
 
+  /** Where a residual comes from: a forward argument or a forward result, by index. */
   public record Residual(Source source, int index) {
     /** Residual origin. */
     public enum Source {

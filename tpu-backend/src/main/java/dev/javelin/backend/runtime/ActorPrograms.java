@@ -46,7 +46,8 @@ public final class ActorPrograms {
     List<String> names = WeightSpec.layout(c).stream().map(WeightSpec::name).toList();
     VjpPrograms split =
         TrainPrograms.logProbsVjp(logProbs, names, true, PolicyOptimizer.splitRemat(remat));
-    out.add(laid(plan, "train fwd", split.forward(), Donation.none(), List.of(), Map.of()));
+    List<String> fwdRoles = PolicyOptimizer.forwardRoles(split);
+    out.add(laid(plan, "train fwd", split.forward(), Donation.none(), fwdRoles, Map.of()));
     out.add(
         laid(
             plan,

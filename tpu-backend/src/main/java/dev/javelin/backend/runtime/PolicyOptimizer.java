@@ -7,6 +7,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
+import dev.javelin.backend.graph.Loops;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Remat;
@@ -22,6 +23,7 @@ import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.spmd.ShardPlan;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -275,7 +277,9 @@ public final class PolicyOptimizer implements AutoCloseable {
                     entropy,
                     aux,
                     splitRemat()));
-    Executable fwd = model.executable(ProgramSpec.of("lp_vjp_fwd_" + key, split::forward));
+    Executable fwd =
+        model.executable(
+            ProgramSpec.of("lp_vjp_fwd_" + key, split::forward).outputs(forwardRoles(split)));
     Executable bwd =
         model.executable(
             ProgramSpec.of("lp_vjp_bwd_" + key, split::backward)
@@ -350,18 +354,33 @@ public final class PolicyOptimizer implements AutoCloseable {
 
   /**
    * What each {@code residual.k} of the split's backward carries, for its mesh layout: the forward
-   * argument's name, or null for a forward result (the forward's results are unnamed).
+   * argument's name, or the forward result's role ({@link #forwardRoles}).
    */
   static Map<String, String> residualRoles(VjpPrograms split) {
     Map<String, String> roles = new HashMap<>();
     List<Node> fwdParams = split.forward().parameters();
+    List<String> results = forwardRoles(split);
     for (int k = 0; k < split.residuals().size(); k++) {
       VjpPrograms.Residual r = split.residuals().get(k);
       roles.put(
           VjpPrograms.residualName(k),
           r.source() == VjpPrograms.Residual.Source.ARGUMENT
               ? ((Op.Parameter) fwdParams.get(r.index()).op()).name()
-              : null);
+              : results.get(r.index()));
+    }
+    return roles;
+  }
+
+  /**
+   * The role of each of the split's forward results for its mesh layout: a loop's stacked
+   * batch-major values (a scan's saved carries, a vocabulary loop's kept logits) lie split on their
+   * batch dimension ({@link ShardPlan#STACKED_ACTIVATIONS}); the rest are unnamed (dimension 0 over
+   * the batch).
+   */
+  static List<String> forwardRoles(VjpPrograms split) {
+    List<String> roles = new ArrayList<>();
+    for (Node o : split.forward().outputs()) {
+      roles.add(Loops.stackedBatchMajor(o) ? ShardPlan.STACKED_ACTIVATIONS : null);
     }
     return roles;
   }

@@ -33,6 +33,9 @@ import java.util.Set;
  *       acc.w} lie like their weight {@code w}.
  *   <li>KV caches (B, Hkv, S, Dh): heads over {@code tp}, rows over the batch axis.
  *   <li>Rope tables, temperature, lr and step: replicated.
+ *   <li>{@value #STACKED_ACTIVATIONS} (a loop's batch-major values stacked per iteration, (n, B,
+ *       ...), as a split train step's residuals): dimension 1 over the batch axis, so each chip
+ *       holds its own rows of every iteration.
  *   <li>Anything else (token ids, positions, masks, per-token loss inputs and outputs, residuals,
  *       logits): dimension 0 over the batch axis when it divides evenly, else replicated; scalars
  *       replicated.
@@ -46,6 +49,9 @@ public final class ShardPlan {
   public static final String DP = "dp";
   public static final String FSDP = "fsdp";
   public static final String TP = "tp";
+
+  /** The role of a loop's batch-major values stacked per iteration (n, B, ...). */
+  public static final String STACKED_ACTIVATIONS = "stacked activations";
 
   private static final Set<String> AXES = Set.of(DP, FSDP, TP);
   private static final Set<String> REPLICATED =
@@ -124,6 +130,9 @@ public final class ShardPlan {
   public Sharding of(String name, Shape shape) {
     if (REPLICATED.contains(name) || shape.rank() == 0) {
       return Sharding.replicated();
+    }
+    if (name.equals(STACKED_ACTIVATIONS)) {
+      return batchAt(shape, 1);
     }
     Sharding w = weights.get(stripState(name));
     if (w != null) {
@@ -229,6 +238,16 @@ public final class ShardPlan {
 
   private Sharding batch(Shape shape) {
     return ProgramSharding.batchSplit(mesh, batchAxis, shape).orElse(Sharding.replicated());
+  }
+
+  /** Dimension {@code dim} over the batch axis where it divides evenly, else replicated. */
+  private Sharding batchAt(Shape shape, int dim) {
+    if (batchAxis == null
+        || shape.rank() <= dim
+        || shape.dim(dim) % mesh.axisSize(batchAxis) != 0) {
+      return Sharding.replicated();
+    }
+    return Sharding.split(dim, batchAxis);
   }
 
   private static String stripState(String name) {

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.DType;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -13,7 +16,9 @@ import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.ModelPrograms;
 import dev.javelin.backend.program.SlotPrograms;
 import dev.javelin.backend.program.TrainPrograms;
+import dev.javelin.backend.runtime.ActorPrograms;
 import dev.javelin.backend.testing.PgLoss;
+import dev.javelin.backend.testing.WithProperty;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +42,59 @@ class ShardPlanTest {
             .orElseThrow()
             .shape();
     return plan.of(name, shape);
+  }
+
+  /**
+   * A loop's stacked batch-major values lie split on their batch dimension: a scanned train step's
+   * saved layer inputs (L, B, T, D) leave the split forward and enter its backward split on B, so
+   * each chip holds its own rows of every layer rather than whole layers it must gather.
+   */
+  @Test
+  void stackedActivationsLieSplitOnTheirBatchDimension() {
+    ShardPlan plan = ShardPlan.of(Mesh.of("fsdp", 4), MICRO);
+    Shape saved = Shape.of(2, 8, 16, 32); // (L, B, T, D)
+    Sharding rows = Sharding.split(1, "fsdp");
+    assertEquals(rows, plan.of(ShardPlan.STACKED_ACTIVATIONS, saved));
+    assertEquals(
+        Sharding.replicated(), plan.of(ShardPlan.STACKED_ACTIVATIONS, Shape.of(2, 6, 16, 32)));
+    List<ActorPrograms.Planned> programs =
+        WithProperty.with(
+            LayerLoop.PROPERTY,
+            "scanned",
+            () ->
+                ActorPrograms.trainer(
+                    MICRO,
+                    new MeshShape(1, 4, 1),
+                    8,
+                    16,
+                    Remat.BLOCKS,
+                    DType.F32,
+                    AdamWConfig.defaults()));
+    Program fwd = planned(programs, "train fwd");
+    Program bwd = planned(programs, "train bwd");
+    List<Sharding> outs = fwd.sharding().orElseThrow().outputs();
+    int stacked = 0;
+    for (int i = 0; i < fwd.outputs().size(); i++) {
+      if (fwd.outputs().get(i).shape().equals(saved)) {
+        assertEquals(rows, outs.get(i), "forward result " + i);
+        stacked++;
+      }
+    }
+    for (int i = 0; i < bwd.parameters().size(); i++) {
+      if (bwd.parameters().get(i).shape().equals(saved)) {
+        assertEquals(rows, bwd.sharding().orElseThrow().parameters().get(i), "backward arg " + i);
+        stacked++;
+      }
+    }
+    assertEquals(2, stacked, "the saved carries, out of the forward and into the backward");
+  }
+
+  private static Program planned(List<ActorPrograms.Planned> programs, String label) {
+    return programs.stream()
+        .filter(p -> p.label().equals(label))
+        .findFirst()
+        .orElseThrow()
+        .program();
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.javelin.backend.batch.PrefixBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LayerLoop;
 import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
@@ -23,6 +24,7 @@ import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.backend.spmd.Mesh;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.RelError;
+import dev.javelin.backend.testing.WithProperty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -136,6 +138,19 @@ class XlaShardedPolicyTest {
     Run one = split(null);
     Run four = split(mesh);
     report("split fsdp=2,tp=2", one, four);
+  }
+
+  /**
+   * Scanned layers on fsdp=4: the split step's residuals include the layer loop's saved carries (L,
+   * B, T, D), which the forward returns and the backward takes split on their batch dimension;
+   * steps and log-probs match one device.
+   */
+  @Test
+  void scannedSplitStepsOnFsdp4MatchOneDevice() {
+    Mesh mesh = mesh(xla, "fsdp=4");
+    Run one = WithProperty.with(LayerLoop.PROPERTY, "scanned", () -> split(null));
+    Run four = WithProperty.with(LayerLoop.PROPERTY, "scanned", () -> split(mesh));
+    report("scanned split fsdp=4", one, four);
   }
 
   @Test
