@@ -16,7 +16,8 @@
 #                (the trainer on one chip of v6e-8, a one-row sampler on another), dense attention
 #   logprobs16k-blockwise  the same with blockwise attention (-Djavelin.attention.block=512)
 #   flops        flops per chip of the 0.5B GRPO train step (64 x 1024, fsdp=8, v5e-8), layers
-#                scanned, the head's logits recomputed and kept: the matrix products the text runs
+#                scanned, the head's logits recomputed, kept, and kept with blockwise attention
+#                (512): per-chip temporaries, and the matrix products the text runs
 #                (tools/stablehlo_dot_flops.py, loop bodies times their trips) beside the JAX
 #                step's (XLA's cost analysis counts a loop body once and undercounts partitioned
 #                products)
@@ -132,17 +133,18 @@ for row in "${rows[@]}"; do
       ;;
     flops | depth-javelin)
       ./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend test-compile -Dspotless.check.skip=true
-      runs=("24 recompute" "24 keep")
-      [ "$row" = depth-javelin ] && runs=("2 recompute" "32 recompute")
+      runs=("24 recompute 0" "24 keep 0" "24 keep 512") # layers, head logits, attention block
+      [ "$row" = depth-javelin ] && runs=("2 recompute 0" "32 recompute 0")
       for run in "${runs[@]}"; do
-        read -r n head <<< "$run"
-        echo "== ScanCompileBench $n 64 1024 (scanned, -Djavelin.head.logits=$head)"
+        read -r n head block <<< "$run"
+        echo "== ScanCompileBench $n 64 1024 (scanned, -Djavelin.head.logits=$head -Djavelin.attention.block=$block)"
         date -u
         cat /proc/loadavg
-        dump=target/tpu-plan/$row-$n-$head
+        dump=target/tpu-plan/$row-$n-$head-$block
         rm -rf "$dump"
         mkdir -p "$dump"
-        java -Xmx12g -Djavelin.layers=scanned -Djavelin.head.logits="$head" -Dbench.dump="$dump" \
+        java -Xmx12g -Djavelin.layers=scanned -Djavelin.head.logits="$head" \
+          -Djavelin.attention.block="$block" -Dbench.dump="$dump" \
           -cp "tpu-backend/target/test-classes:$cp" \
           dev.javelin.backend.xla.ScanCompileBench "$n" 64 1024 $qwen/config.json \
           2> >(grep -v '^WARNING\|^E0000\|^===\|learning/\|Failed to find' >&2) || echo "exit $?"
@@ -150,6 +152,7 @@ for row in "${rows[@]}"; do
         [ "$row" = flops ] && "$py" tools/stablehlo_dot_flops.py --partitions 8 "$dump"/*.mlir
       done
       head=recompute
+      block=0
       if [ "$row" = flops ]; then
         "$py" tools/tpu_reference_step.py --config $qwen/config.json --topology v5e-8 --batch 64 \
           --seq 1024 --fsdp 8 --remat --emit-stablehlo target/tpu-plan/jax-train.mlir 2>/dev/null
