@@ -86,11 +86,6 @@ public final class GraphBuilder {
     openSegment = -1;
   }
 
-  /** Copies {@code from}'s segment to {@code to} (graph copies keep the recomputation layout). */
-  static void copySegment(Node from, Node to) {
-    to.setSegment(from.kept() ? Node.KEPT : from.segment());
-  }
-
   // ---------------------------------------------------------------- leaves
 
   public Node parameter(String paramName, DType dtype, Shape shape) {
@@ -119,13 +114,6 @@ public final class GraphBuilder {
   }
 
   /**
-   * Marks {@code x} as a constant for differentiation and returns it: {@link Autodiff} sends no
-   * gradient into or through it, at any use. No op is added, so devices and the StableHLO lowering
-   * are unaffected. Typical use: the max subtracted for a stable softmax or log-sum-exp, whose
-   * exact gradient contribution is zero. (Asking for the gradient with respect to a stopped node
-   * itself still gives it; only its inputs are cut off.)
-   */
-  /**
    * Marks {@code x} (dimension 0 the batch) as an activation a sharded program keeps split over the
    * batch axis ({@link Node#batchMajor}); returns x. The value is unchanged on every device.
    */
@@ -137,6 +125,13 @@ public final class GraphBuilder {
     return x;
   }
 
+  /**
+   * Marks {@code x} as a constant for differentiation and returns it: {@link Autodiff} sends no
+   * gradient into or through it, at any use. No op is added, so devices and the StableHLO lowering
+   * are unaffected. Typical use: the max subtracted for a stable softmax or log-sum-exp, whose
+   * exact gradient contribution is zero. (Asking for the gradient with respect to a stopped node
+   * itself still gives it; only its inputs are cut off.)
+   */
   public Node stopGradient(Node x) {
     x.stopGradient();
     return x;
@@ -396,9 +391,7 @@ public final class GraphBuilder {
     return add(new Op.Gather(), List.of(table, ids), out, table.dtype());
   }
 
-  /**
-   * Transpose of {@link #gather}: adds each update row into a zero (rows, D...) table at its id.
-   */
+  /** The transpose of {@link #gather}: each update row added into a zero (rows, D...) table. */
   public Node scatterAdd(Node ids, Node updates, int rows) {
     Shape out = ShapeRules.scattered(ids, updates, rows);
     return add(new Op.ScatterAdd(rows), List.of(ids, updates), out, updates.dtype());

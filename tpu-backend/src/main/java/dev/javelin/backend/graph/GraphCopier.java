@@ -53,7 +53,7 @@ final class GraphCopier {
       if (m.batchMajor()) {
         c.markBatchMajor();
       }
-      GraphBuilder.copySegment(m, c);
+      copySegment(m, c);
       map.put(m, c);
     }
     return map.get(n);
@@ -70,5 +70,10 @@ final class GraphCopier {
   /** Ancestors of {@code n} (itself included) not yet copied, in topological order. */
   private List<Node> unmappedAncestors(Node n) {
     return Autodiff.ancestors(List.of(n), map.keySet());
+  }
+
+  /** Copies {@code from}'s segment to {@code to} (graph copies keep the recomputation layout). */
+  private static void copySegment(Node from, Node to) {
+    to.setSegment(from.kept() ? Node.KEPT : from.segment());
   }
 }

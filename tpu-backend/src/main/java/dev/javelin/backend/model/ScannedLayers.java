@@ -60,15 +60,7 @@ final class ScannedLayers {
       CausalAttention attention) {
     ModelConfig c = m.config();
     List<String> suffixes = suffixes(w);
-    List<Node> stacks = new ArrayList<>();
-    for (String suffix : suffixes) {
-      List<Node> rows = new ArrayList<>();
-      for (int i = 0; i < c.layers(); i++) {
-        Node x = w.layer(i, suffix);
-        rows.add(g.reshape(x, withLayers(1, x.shape())));
-      }
-      stacks.add(rows.size() == 1 ? rows.get(0) : g.concatenate(0, rows));
-    }
+    List<Node> stacks = stacked(g, c, w, suffixes);
     List<Integer> firsts = kindFirstLayers(c);
     List<Node> invariants = new ArrayList<>();
     for (int first : firsts) {
@@ -115,6 +107,21 @@ final class ScannedLayers {
       m.scannedRouterLogits(out.get(1));
     }
     return m.finalNorm(g, w, g.batchMajor(out.get(0)));
+  }
+
+  /** Each per-layer weight named by {@code suffixes}, its layers stacked (L, ...). */
+  private static List<Node> stacked(
+      GraphBuilder g, ModelConfig c, ModelWeights w, List<String> suffixes) {
+    List<Node> stacks = new ArrayList<>();
+    for (String suffix : suffixes) {
+      List<Node> rows = new ArrayList<>();
+      for (int i = 0; i < c.layers(); i++) {
+        Node x = w.layer(i, suffix);
+        rows.add(g.reshape(x, withLayers(1, x.shape())));
+      }
+      stacks.add(rows.size() == 1 ? rows.get(0) : g.concatenate(0, rows));
+    }
+    return stacks;
   }
 
   /** The first block of each distinct attention kind, in layer order. */

@@ -46,7 +46,7 @@ public final class ActorPrograms {
     List<String> names = WeightSpec.layout(c).stream().map(WeightSpec::name).toList();
     VjpPrograms split =
         TrainPrograms.logProbsVjp(logProbs, names, true, PolicyOptimizer.splitRemat(remat));
-    List<String> fwdRoles = PolicyOptimizer.forwardRoles(split);
+    List<String> fwdRoles = SplitRoles.forward(split);
     out.add(laid(plan, "train fwd", split.forward(), Donation.none(), fwdRoles, Map.of()));
     out.add(
         laid(
@@ -55,7 +55,7 @@ public final class ActorPrograms {
             split.backward(),
             Donation.none(),
             names.stream().map(OptimizerPrograms::grad).toList(),
-            PolicyOptimizer.residualRoles(split)));
+            SplitRoles.residuals(split)));
     Map<String, Shape> shapes = new LinkedHashMap<>();
     WeightSpec.layout(c).forEach(w -> shapes.put(w.name(), w.shape()));
     Program update = OptimizerPrograms.adamW(shapes, adamw);

@@ -7,9 +7,6 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
-import dev.javelin.backend.graph.Loops;
-import dev.javelin.backend.graph.Node;
-import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.LoraConfig;
@@ -23,7 +20,6 @@ import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.Bindings;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.spmd.ShardPlan;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,12 +275,12 @@ public final class PolicyOptimizer implements AutoCloseable {
                     splitRemat()));
     Executable fwd =
         model.executable(
-            ProgramSpec.of("lp_vjp_fwd_" + key, split::forward).outputs(forwardRoles(split)));
+            ProgramSpec.of("lp_vjp_fwd_" + key, split::forward).outputs(SplitRoles.forward(split)));
     Executable bwd =
         model.executable(
             ProgramSpec.of("lp_vjp_bwd_" + key, split::backward)
                 .outputs(trainable.stream().map(OptimizerPrograms::grad).toList())
-                .roles(residualRoles(split)));
+                .roles(SplitRoles.residuals(split)));
     Map<String, DeviceBuffer> in = model.uploads(at, temperature);
     if (lora.drops()) {
       LoraDropout.masks(lora, model.config(), split.forward(), dropoutSeed, state.applied(), i)
@@ -350,39 +346,6 @@ public final class PolicyOptimizer implements AutoCloseable {
     double lossValue = out.get(0).toHost().getDouble(0);
     out.get(0).close();
     return new StepResult(lossValue, r.gradNorm(), r.applied(), r.lr(), r.step());
-  }
-
-  /**
-   * What each {@code residual.k} of the split's backward carries, for its mesh layout: the forward
-   * argument's name, or the forward result's role ({@link #forwardRoles}).
-   */
-  static Map<String, String> residualRoles(VjpPrograms split) {
-    Map<String, String> roles = new HashMap<>();
-    List<Node> fwdParams = split.forward().parameters();
-    List<String> results = forwardRoles(split);
-    for (int k = 0; k < split.residuals().size(); k++) {
-      VjpPrograms.Residual r = split.residuals().get(k);
-      roles.put(
-          VjpPrograms.residualName(k),
-          r.source() == VjpPrograms.Residual.Source.ARGUMENT
-              ? ((Op.Parameter) fwdParams.get(r.index()).op()).name()
-              : results.get(r.index()));
-    }
-    return roles;
-  }
-
-  /**
-   * The role of each of the split's forward results for its mesh layout: a loop's stacked
-   * batch-major values (a scan's saved carries, a vocabulary loop's kept logits) lie split on their
-   * batch dimension ({@link ShardPlan#STACKED_ACTIVATIONS}); the rest are unnamed (dimension 0 over
-   * the batch).
-   */
-  static List<String> forwardRoles(VjpPrograms split) {
-    List<String> roles = new ArrayList<>();
-    for (Node o : split.forward().outputs()) {
-      roles.add(Loops.stackedBatchMajor(o) ? ShardPlan.STACKED_ACTIVATIONS : null);
-    }
-    return roles;
   }
 
   /**
