@@ -38,37 +38,24 @@ public record TokenStats(Node logp, Node entropy) {
   }
 
   /**
-   * As {@link #ofHidden}, the vocabulary blocks as one loop ({@link VocabLoop}) where the head
-   * needs more than one tile and its rows split evenly into blocks of at least {@value
-   * HeadTiles#MIN_VOCAB_BLOCK}; else as {@link #ofHidden}, unrolled. {@code keep} says whether the
-   * loop's gradient recomputes each block's logits or keeps them from the forward.
-   *
-   * @param rows the head's weight (V, D)
+   * The vocabulary blocks {@link #ofHiddenLooped} runs for hidden states (B, T, D) and a head of
+   * {@code vocab} rows: the head's tile count where it needs more than one tile and the rows split
+   * evenly into blocks of at least {@value HeadTiles#MIN_VOCAB_BLOCK}, else 0 (no loop).
    */
-  public static TokenStats ofHiddenLooped(
-      GraphBuilder g,
-      Node hidden,
-      Node rows,
-      BlockLogits head,
-      Node ids,
-      Node temperature,
-      HeadLogits keep) {
-    int b = hidden.shape().dim(0);
-    int t = hidden.shape().dim(1);
-    int vocab = rows.shape().dim(0);
-    long wanted = HeadTiles.count(b, t, vocab);
-    int blocks =
-        wanted < 2
-            ? 0
-            : VocabLoop.blocks(vocab, (int) Math.min(vocab, wanted), HeadTiles.MIN_VOCAB_BLOCK);
-    if (blocks == 0) {
-      Head sliced = (x, from, to) -> head.logits(g, x, g.sliceAxis(rows, 0, from, to));
-      return ofHidden(g, hidden, sliced, vocab, ids, temperature);
-    }
-    return ofHiddenLooped(g, hidden, rows, head, ids, temperature, blocks, keep);
+  public static int loopBlocks(Node hidden, int vocab) {
+    long wanted = HeadTiles.count(hidden.shape().dim(0), hidden.shape().dim(1), vocab);
+    return wanted < 2
+        ? 0
+        : VocabLoop.blocks(vocab, (int) Math.min(vocab, wanted), HeadTiles.MIN_VOCAB_BLOCK);
   }
 
-  /** As above in exactly {@code blocks} vocabulary blocks, which must divide V evenly. */
+  /**
+   * As {@link #ofHidden}, the vocabulary in {@code blocks} blocks as one loop ({@link VocabLoop});
+   * 0 blocks: as {@link #ofHidden}, unrolled. {@code keep} says whether the loop's gradient
+   * recomputes each block's logits or keeps them from the forward.
+   *
+   * @param rows the head's weight (V, D), V divisible by {@code blocks}
+   */
   public static TokenStats ofHiddenLooped(
       GraphBuilder g,
       Node hidden,
@@ -78,6 +65,10 @@ public record TokenStats(Node logp, Node entropy) {
       Node temperature,
       int blocks,
       HeadLogits keep) {
+    if (blocks == 0) {
+      Head sliced = (x, from, to) -> head.logits(g, x, g.sliceAxis(rows, 0, from, to));
+      return ofHidden(g, hidden, sliced, rows.shape().dim(0), ids, temperature);
+    }
     int t = hidden.shape().dim(1);
     if (blocks < 1 || rows.shape().dim(0) % blocks != 0) {
       throw new IllegalArgumentException(

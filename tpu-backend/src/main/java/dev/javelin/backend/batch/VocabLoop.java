@@ -58,28 +58,37 @@ final class VocabLoop {
         g.mul(g.iota(DType.I32, Shape.of(blocks), 0), g.constant(vb, DType.I32, Shape.of(blocks)));
     Node none =
         g.constant(0, DType.F32, Shape.of()); // the loop's carry: the blocks are independent
-    if (keep == HeadLogits.KEEP) {
-      List<Node> operands = List.of(none, stacked, firsts, hidden, targets, temperature);
-      List<Node> out = KeptVocabLoop.apply(g, operands, head);
-      return VocabBlocks.combineStacked(
-          g, new VocabBlocks.Partial(out.get(1), out.get(2), out.get(3), out.get(4)));
-    }
     List<Node> out =
-        Scan.withOutputs(
-            g,
-            "vocab",
-            none,
-            List.of(stacked, firsts),
-            List.of(hidden, targets, temperature),
-            (b, carry, slices, inv) -> {
-              VocabBlocks.Partial p =
-                  blockPartial(
-                          b, head, inv.get(0), slices.get(0), slices.get(1), inv.get(1), inv.get(2))
-                      .partial();
-              return List.of(carry, p.max(), p.sum(), p.picked(), p.weighted());
-            });
+        keep == HeadLogits.KEEP
+            ? KeptVocabLoop.apply(
+                g, List.of(none, stacked, firsts, hidden, targets, temperature), head)
+            : recomputed(g, head, none, stacked, firsts, List.of(hidden, targets, temperature));
+    // results: the carry, then the blocks' stacked max, sum, picked and weighted (then logits)
     return VocabBlocks.combineStacked(
         g, new VocabBlocks.Partial(out.get(1), out.get(2), out.get(3), out.get(4)));
+  }
+
+  /** The loop whose gradient recomputes each block's logits ({@link Scan}). */
+  private static List<Node> recomputed(
+      GraphBuilder g,
+      TokenStats.BlockLogits head,
+      Node none,
+      Node stacked,
+      Node firsts,
+      List<Node> invariants) {
+    return Scan.withOutputs(
+        g,
+        "vocab",
+        none,
+        List.of(stacked, firsts),
+        invariants,
+        (b, carry, slices, inv) -> {
+          VocabBlocks.Partial p =
+              blockPartial(
+                      b, head, inv.get(0), slices.get(0), slices.get(1), inv.get(1), inv.get(2))
+                  .partial();
+          return List.of(carry, p.max(), p.sum(), p.picked(), p.weighted());
+        });
   }
 
   /** One block's logits (B, C, Vb) and their partial sums. */

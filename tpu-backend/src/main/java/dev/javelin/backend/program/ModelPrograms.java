@@ -206,14 +206,10 @@ public final class ModelPrograms {
             CausalAttention.of(g, c, in.mask(), in.positions(), CausalAttention.configuredBlock()),
             layers);
     if (layers == LayerLoop.SCANNED) { // the head's vocabulary blocks as a loop too
+      Node rows = m.headRows(in.compute());
+      int blocks = TokenStats.loopBlocks(h, rows.shape().dim(0));
       return TokenStats.ofHiddenLooped(
-          g,
-          h,
-          m.headRows(in.compute()),
-          m::logitsOfRows,
-          in.ids(),
-          temperature,
-          HeadLogits.configured());
+          g, h, rows, m::logitsOfRows, in.ids(), temperature, blocks, HeadLogits.configured());
     }
     return TokenStats.ofHidden(
         g,

@@ -40,10 +40,15 @@ public record ProgramSharding(
 
   /** Dimension 0 of {@code shape} over {@code axis} of {@code mesh} where it divides evenly. */
   public static Optional<Sharding> batchSplit(Mesh mesh, String axis, Shape shape) {
-    if (axis == null || shape.rank() == 0 || shape.dim(0) % mesh.axisSize(axis) != 0) {
+    return batchSplit(mesh, axis, shape, 0);
+  }
+
+  /** Dimension {@code dim} of {@code shape} over {@code axis} where it divides evenly. */
+  public static Optional<Sharding> batchSplit(Mesh mesh, String axis, Shape shape, int dim) {
+    if (axis == null || shape.rank() <= dim || shape.dim(dim) % mesh.axisSize(axis) != 0) {
       return Optional.empty();
     }
-    return Optional.of(Sharding.split(0, axis));
+    return Optional.of(Sharding.split(dim, axis));
   }
 
   /**

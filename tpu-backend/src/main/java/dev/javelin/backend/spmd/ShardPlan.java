@@ -237,17 +237,12 @@ public final class ShardPlan {
   }
 
   private Sharding batch(Shape shape) {
-    return ProgramSharding.batchSplit(mesh, batchAxis, shape).orElse(Sharding.replicated());
+    return batchAt(shape, 0);
   }
 
   /** Dimension {@code dim} over the batch axis where it divides evenly, else replicated. */
   private Sharding batchAt(Shape shape, int dim) {
-    if (batchAxis == null
-        || shape.rank() <= dim
-        || shape.dim(dim) % mesh.axisSize(batchAxis) != 0) {
-      return Sharding.replicated();
-    }
-    return Sharding.split(dim, batchAxis);
+    return ProgramSharding.batchSplit(mesh, batchAxis, shape, dim).orElse(Sharding.replicated());
   }
 
   private static String stripState(String name) {
