@@ -86,11 +86,6 @@ public record PolicyLossConfig(
 
     private Builder() {}
 
-    /** Sets {@code loss_mode} by its recipe key. */
-    public Builder lossMode(String key) {
-      return lossMode(PolicyLossMode.parse(key));
-    }
-
     /** Sets {@code loss_mode}. */
     public Builder lossMode(PolicyLossMode mode) {
       this.lossMode = mode;
@@ -119,11 +114,6 @@ public record PolicyLossConfig(
     public Builder clipRatioC(double v) {
       this.clipRatioC = v;
       return this;
-    }
-
-    /** Sets {@code loss_agg_mode} by its recipe key. */
-    public Builder lossAggMode(String key) {
-      return lossAggMode(LossAggMode.parse(key));
     }
 
     /** Sets {@code loss_agg_mode}. */

@@ -14,24 +14,22 @@ import java.util.List;
 @SuppressWarnings("ImmutableEnumChecker") // the loss implementations are stateless
 public enum PolicyLossMode implements RecipeKeyed {
   /** PPO clip with clip-higher and dual-clip. */
-  VANILLA("vanilla", new PpoClipLoss(), true),
+  VANILLA("vanilla", new PpoClipLoss()),
   /** Group Sequence Policy Optimization: a length-normalised sequence ratio. */
-  GSPO("gspo", new GspoLoss(), true),
+  GSPO("gspo", new GspoLoss()),
   /** Clipped IS-weight policy optimization (MiniMax-M1). */
-  CISPO("cispo", new CispoLoss(), true),
+  CISPO("cispo", new CispoLoss()),
   /** Group Policy Gradient: plain −A·logπ. */
-  GPG("gpg", new GpgLoss(), true),
+  GPG("gpg", new GpgLoss()),
   /** Sampler log-probs stand in for old log-probs: REINFORCE with IS weights, or PPO clip. */
-  BYPASS_MODE("bypass_mode", new BypassLoss(), false);
+  BYPASS_MODE("bypass_mode", new BypassLoss());
 
   private final String key;
   private final PolicyLoss loss;
-  private final boolean appliesIsWeights;
 
-  PolicyLossMode(String key, PolicyLoss loss, boolean appliesIsWeights) {
+  PolicyLossMode(String key, PolicyLoss loss) {
     this.key = key;
     this.loss = loss;
-    this.appliesIsWeights = appliesIsWeights;
   }
 
   @Override
@@ -44,13 +42,10 @@ public enum PolicyLossMode implements RecipeKeyed {
     return RecipeKeyed.lookup(PolicyLossMode.class, key, "lossMode");
   }
 
-  /**
-   * Per-token terms, multiplied by the batch's rollout IS weights where this mode uses them (bypass
-   * mode computes its own weights, as in VeRL, and ignores precomputed ones).
-   */
+  /** Per-token terms, multiplied by the batch's rollout IS weights where the loss takes them. */
   public PolicyLossTerms compute(PolicyBatch batch, PolicyLossConfig config) {
     PolicyLossTerms terms = loss.compute(batch, config);
-    if (appliesIsWeights && batch.isWeights() != null) {
+    if (loss.appliesIsWeights() && batch.isWeights() != null) {
       return terms.scaledBy(batch.isWeights());
     }
     return terms;

@@ -73,7 +73,11 @@ class ClippingPropertiesTest {
   void cispoWeightStaysInsideTheClipRange() {
     PolicyBatch b = RandomBatches.batch(new SplittableRandom(5), 30, 20);
     PolicyLossConfig cfg =
-        PolicyLossConfig.builder().lossMode("cispo").clipRatioLow(LOW).clipRatioHigh(HIGH).build();
+        PolicyLossConfig.builder()
+            .lossMode(PolicyLossMode.CISPO)
+            .clipRatioLow(LOW)
+            .clipRatioHigh(HIGH)
+            .build();
     PolicyLossTerms t = PolicyLossMode.CISPO.compute(b, cfg);
     for (int i = 0; i < b.size(); i++) {
       double a = Math.abs(b.advantages()[i]);

@@ -108,7 +108,7 @@ class GradientCheckTest {
                   .inBypassMode(BypassLossType.parse(mode.substring(7))))
           .build();
     }
-    return b.lossMode(mode).build();
+    return b.lossMode(PolicyLossMode.parse(mode)).build();
   }
 
   /** Moves logProb[i] by h; with {@code freezeOld} the old/rollout log-prob moves with it. */

@@ -21,7 +21,11 @@ class MicroBatchEqualityTest {
     PolicyBatch full = RandomBatches.batch(new SplittableRandom(agg.name().hashCode()), 12, 9);
     for (String mode : List.of("vanilla", "gspo", "cispo", "gpg")) {
       ActorLossConfig cfg =
-          ActorLossConfig.of(PolicyLossConfig.builder().lossMode(mode).lossAggMode(agg).build())
+          ActorLossConfig.of(
+                  PolicyLossConfig.builder()
+                      .lossMode(PolicyLossMode.parse(mode))
+                      .lossAggMode(agg)
+                      .build())
               .withEntropyCoeff(0.01)
               .withKlLoss(KlEstimator.K3, 0.1);
       GlobalBatch global = GlobalBatch.of(full);

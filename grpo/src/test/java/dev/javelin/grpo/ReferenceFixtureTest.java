@@ -128,7 +128,7 @@ class ReferenceFixtureTest {
             .clipRatio(0.2)
             .clipRatioHigh(0.28)
             .clipRatioC(3.0)
-            .lossAggMode(agg);
+            .lossAggMode(LossAggMode.parse(agg));
     if (mode.startsWith("bypass_")) {
       BypassLossType type = BypassLossType.parse(mode.substring("bypass_".length()));
       return b.lossMode(PolicyLossMode.BYPASS_MODE)
@@ -138,7 +138,7 @@ class ReferenceFixtureTest {
                   .inBypassMode(type))
           .build();
     }
-    return b.lossMode(mode).build();
+    return b.lossMode(PolicyLossMode.parse(mode)).build();
   }
 
   private static double[] grpoAdvantages(Fixtures.Case c) {

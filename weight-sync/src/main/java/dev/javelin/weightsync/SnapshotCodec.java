@@ -1,5 +1,6 @@
 package dev.javelin.weightsync;
 
+import dev.javelin.weightsync.wire.MalformedWireException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -87,57 +88,59 @@ public final class SnapshotCodec {
    * Decodes bytes written by {@link #encode}. The payload is a zero-copy slice of {@code bytes}.
    * The checksum is carried over, not verified: receivers verify it.
    *
-   * @throws MalformedSnapshotException when the bytes are not a well-formed snapshot
+   * @throws MalformedWireException when the bytes are not a well-formed snapshot
    */
   public static WeightSnapshot decode(ByteBuffer bytes) {
     ByteBuffer in = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     try {
       if (in.getInt() != MAGIC) {
-        throw new MalformedSnapshotException("not a Javelin weight snapshot (bad magic)");
+        throw new MalformedWireException("not a Javelin weight snapshot (bad magic)");
       }
       int format = in.getInt();
       if (format != FORMAT) {
-        throw new MalformedSnapshotException("unsupported snapshot format " + format);
+        throw new MalformedWireException("unsupported snapshot format " + format);
       }
       long version = in.getLong();
       long checksum = in.getLong();
       List<TensorEntry> entries = readEntries(in);
       long payloadLen = in.getLong();
       if (payloadLen < 0 || payloadLen != in.remaining()) {
-        throw new MalformedSnapshotException(
+        throw new MalformedWireException(
             "payload length " + payloadLen + " but " + in.remaining() + " bytes remain");
       }
       int payloadOffset = in.position() - bytes.position();
       ByteBuffer whole = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
       return new WeightSnapshot(version, entries, whole, payloadOffset, checksum);
     } catch (BufferUnderflowException e) {
-      throw new MalformedSnapshotException("snapshot bytes end early", e);
-    } catch (IllegalArgumentException e) {
-      throw new MalformedSnapshotException(e.getMessage(), e);
+      throw new MalformedWireException("snapshot bytes end early", e);
+    } catch (MalformedWireException e) {
+      throw e;
+    } catch (IllegalArgumentException e) { // a header value an entry refuses (shape, type)
+      throw new MalformedWireException(e.getMessage(), e);
     }
   }
 
   private static List<TensorEntry> readEntries(ByteBuffer in) {
     int count = in.getInt();
     if (count < 0 || count > MAX_TENSORS) {
-      throw new MalformedSnapshotException("implausible tensor count " + count);
+      throw new MalformedWireException("implausible tensor count " + count);
     }
     List<TensorEntry> entries = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       int nameLen = in.getInt();
       if (nameLen < 0 || nameLen > MAX_NAME_BYTES || nameLen > in.remaining()) {
-        throw new MalformedSnapshotException("bad name length " + nameLen + " for tensor " + i);
+        throw new MalformedWireException("bad name length " + nameLen + " for tensor " + i);
       }
       byte[] name = new byte[nameLen];
       in.get(name);
       int type = in.get();
       WireType wireType = WireType.ofCode(type);
       if (wireType == null) {
-        throw new MalformedSnapshotException("bad element type " + type + " for tensor " + i);
+        throw new MalformedWireException("bad element type " + type + " for tensor " + i);
       }
       int rank = in.getInt();
       if (rank < 0 || rank > MAX_RANK) {
-        throw new MalformedSnapshotException("bad rank " + rank + " for tensor " + i);
+        throw new MalformedWireException("bad rank " + rank + " for tensor " + i);
       }
       int[] shape = new int[rank];
       for (int d = 0; d < rank; d++) {

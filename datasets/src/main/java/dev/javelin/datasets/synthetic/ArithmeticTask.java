@@ -16,16 +16,13 @@ import java.util.SplittableRandom;
  */
 public record ArithmeticTask(ArithmeticConfig config) implements SyntheticTask {
 
-  /** The reward dispatcher key. */
-  public static final String DATA_SOURCE = "synthetic/arith";
-
   public ArithmeticTask {
     Objects.requireNonNull(config, "config");
   }
 
   @Override
   public String dataSource() {
-    return DATA_SOURCE;
+    return "synthetic/arith";
   }
 
   @Override

@@ -20,16 +20,13 @@ import java.util.stream.Collectors;
  */
 public record CountdownTask(CountdownConfig config) implements SyntheticTask {
 
-  /** The reward dispatcher key. */
-  public static final String DATA_SOURCE = "synthetic/countdown";
-
   public CountdownTask {
     Objects.requireNonNull(config, "config");
   }
 
   @Override
   public String dataSource() {
-    return DATA_SOURCE;
+    return "synthetic/countdown";
   }
 
   /**

@@ -30,6 +30,12 @@ import java.util.Map;
  */
 public final class BypassLoss implements PolicyLoss {
 
+  /** Bypass mode computes its own IS weights from the sampler's log-probs. */
+  @Override
+  public boolean appliesIsWeights() {
+    return false;
+  }
+
   @Override
   public PolicyLossTerms compute(PolicyBatch b, PolicyLossConfig c) {
     RolloutCorrectionConfig rc = c.rolloutCorrection();

@@ -149,10 +149,10 @@ public record ActorConfig(
   static ActorConfig from(Settings s) {
     PolicyLossConfig.Builder pl =
         PolicyLossConfig.builder()
-            .lossMode(s.getString(POLICY_LOSS_LOSS_MODE))
+            .lossMode(PolicyLossMode.parse(s.getString(POLICY_LOSS_LOSS_MODE)))
             .clipRatio(Checks.nonNegative(CLIP_RATIO.name(), s.getDouble(CLIP_RATIO)))
             .clipRatioC(clipRatioC(s))
-            .lossAggMode(s.getString(LOSS_AGG_MODE))
+            .lossAggMode(LossAggMode.parse(s.getString(LOSS_AGG_MODE)))
             .rolloutCorrection(
                 Checks.build("algorithm.rollout_correction", () -> RolloutCorrectionKeys.from(s)));
     if (s.isSet(CLIP_RATIO_LOW)) {

@@ -81,7 +81,7 @@ public record CountdownReward(double score, double formatScore) implements Rewar
 
     @Override
     public RewardFunction create(Map<String, Object> kwargs) {
-      RewardKwargs kw = RewardKwargs.of("countdown", kwargs, "score", "format_score");
+      RewardKwargs kw = RewardKwargs.of(name(), kwargs, "score", "format_score");
       return new CountdownReward(kw.getDouble("score", 1.0), kw.getDouble("format_score", 0.1));
     }
   }

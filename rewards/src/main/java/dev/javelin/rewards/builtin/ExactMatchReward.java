@@ -46,8 +46,7 @@ public record ExactMatchReward(double score) implements RewardFunction {
 
     @Override
     public RewardFunction create(Map<String, Object> kwargs) {
-      return new ExactMatchReward(
-          RewardKwargs.of("exact_match", kwargs, "score").getDouble("score", 1.0));
+      return new ExactMatchReward(RewardKwargs.of(name(), kwargs, "score").getDouble("score", 1.0));
     }
   }
 }

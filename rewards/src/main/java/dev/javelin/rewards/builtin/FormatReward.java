@@ -116,7 +116,7 @@ public record FormatReward(
     public RewardFunction create(Map<String, Object> kwargs) {
       RewardKwargs kw =
           RewardKwargs.of(
-              "format",
+              name(),
               kwargs,
               "think_tag",
               "answer_tag",

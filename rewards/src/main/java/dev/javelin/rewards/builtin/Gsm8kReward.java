@@ -104,7 +104,7 @@ public final class Gsm8kReward implements RewardFunction {
 
     @Override
     public RewardFunction create(Map<String, Object> kwargs) {
-      RewardKwargs kw = RewardKwargs.of("gsm8k", kwargs, "method", "format_score", "score");
+      RewardKwargs kw = RewardKwargs.of(name(), kwargs, "method", "format_score", "score");
       Method m =
           Method.valueOf(
               kw.getChoice("method", "strict", "strict", "flexible")

@@ -109,7 +109,7 @@ public record MathDapoReward(boolean strictBoxVerify, boolean equivalence)
 
     @Override
     public RewardFunction create(Map<String, Object> kwargs) {
-      RewardKwargs kw = RewardKwargs.of("math_dapo", kwargs, "strict_box_verify", "equivalence");
+      RewardKwargs kw = RewardKwargs.of(name(), kwargs, "strict_box_verify", "equivalence");
       return new MathDapoReward(
           kw.getBoolean("strict_box_verify", false), kw.getBoolean("equivalence", true));
     }

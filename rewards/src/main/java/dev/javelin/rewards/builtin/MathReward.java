@@ -95,7 +95,7 @@ public record MathReward(double score, double formatScore, AnswerExtractor.Mode 
 
     @Override
     public RewardFunction create(Map<String, Object> kwargs) {
-      RewardKwargs kw = RewardKwargs.of("math", kwargs, "score", "format_score", EXTRACTION);
+      RewardKwargs kw = RewardKwargs.of(name(), kwargs, "score", "format_score", EXTRACTION);
       String mode =
           kw.getChoice(
               EXTRACTION,

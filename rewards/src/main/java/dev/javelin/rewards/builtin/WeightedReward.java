@@ -86,7 +86,7 @@ public final class WeightedReward implements RewardFunction {
 
     @Override
     public RewardFunction create(Map<String, Object> kwargs, RewardRegistry registry) {
-      RewardKwargs kw = RewardKwargs.of("weighted", kwargs, "components");
+      RewardKwargs kw = RewardKwargs.of(name(), kwargs, "components");
       List<Component> parts = new ArrayList<>();
       for (Map<String, Object> item : kw.getMapList("components")) {
         RewardKwargs c =

@@ -1,11 +1,10 @@
 package dev.javelin.backend.distributed;
 
+import dev.javelin.backend.StrictUtf8;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -98,18 +97,9 @@ final class StoreProtocol {
               + " bytes is outside 1.."
               + Math.min(MAX_KEY_BYTES, b.remaining()));
     }
-    String key;
-    try {
-      key =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body, 3, keyLength))
-              .toString();
-    } catch (CharacterCodingException e) {
-      throw new FrameException("a store key is not valid UTF-8");
-    }
+    String key =
+        StrictUtf8.decode(body, 3, keyLength)
+            .orElseThrow(() -> new FrameException("a store key is not valid UTF-8"));
     byte[] rest = new byte[body.length - 3 - keyLength];
     System.arraycopy(body, 3 + keyLength, rest, 0, rest.length);
     switch (op) {

@@ -9,17 +9,15 @@ import java.util.List;
  * tie_word_embeddings} override either.
  */
 public enum LlamaFamily implements Architecture {
-  LLAMA("llama", "LlamaForCausalLM", false),
-  QWEN2("qwen2", "Qwen2ForCausalLM", true);
+  LLAMA("llama", "LlamaForCausalLM"),
+  QWEN2("qwen2", "Qwen2ForCausalLM");
 
   private final String modelType;
   private final String hfClass;
-  private final boolean qwen;
 
-  LlamaFamily(String modelType, String hfClass, boolean qwen) {
+  LlamaFamily(String modelType, String hfClass) {
     this.modelType = modelType;
     this.hfClass = hfClass;
-    this.qwen = qwen;
   }
 
   @Override
@@ -34,17 +32,17 @@ public enum LlamaFamily implements Architecture {
 
   @Override
   public boolean ggufPermutesRotary() {
-    return !qwen; // llama.cpp's convert_hf_to_gguf permutes q/k for Llama only
+    return this == LLAMA; // llama.cpp's convert_hf_to_gguf permutes q/k for Llama only
   }
 
   @Override
   public boolean impliedQkvBias() {
-    return qwen;
+    return this == QWEN2;
   }
 
   @Override
   public boolean impliedTiedHead() {
-    return qwen;
+    return this == QWEN2;
   }
 
   @Override

@@ -1,10 +1,8 @@
 package dev.javelin.backend.checkpoint.gguf;
 
+import dev.javelin.backend.StrictUtf8;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -262,15 +260,7 @@ final class GgufHeader {
     }
     byte[] b = new byte[(int) len];
     buf.get(b);
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(b))
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw fail(what + " is not valid UTF-8");
-    }
+    return StrictUtf8.decode(b, 0, b.length).orElseThrow(() -> fail(what + " is not valid UTF-8"));
   }
 
   private int u32(String what) {
