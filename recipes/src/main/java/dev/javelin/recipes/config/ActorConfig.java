@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param lr {@code optim.lr}
  * @param warmupSteps {@code optim.lr_warmup_steps}; -1 uses {@code warmupRatio}
  * @param warmupRatio {@code optim.lr_warmup_steps_ratio}
- * @param warmupStyle {@code optim.warmup_style}: constant or cosine
+ * @param warmupStyle {@code optim.warmup_style}
  * @param minLrRatio {@code optim.min_lr_ratio}
  * @param ppoMiniBatchSize prompts per optimizer step
  * @param ppoMicroBatchSize samples per forward/backward; 0 means the whole mini-batch
@@ -30,7 +30,7 @@ public record ActorConfig(
     double lr,
     int warmupSteps,
     double warmupRatio,
-    String warmupStyle,
+    WarmupStyle warmupStyle,
     double minLrRatio,
     int ppoMiniBatchSize,
     int ppoMicroBatchSize,
@@ -61,8 +61,8 @@ public record ActorConfig(
   public static final KeySpec OPTIM_WARMUP_STYLE =
       KEYS.of(
           "actor_rollout_ref.actor.optim.warmup_style",
-          KeyType.oneOf("constant", "cosine"),
-          "constant",
+          KeyType.keysOf(WarmupStyle.class),
+          WarmupStyle.CONSTANT.key(),
           "LR after warmup");
   public static final KeySpec OPTIM_MIN_LR_RATIO =
       KEYS.of(
@@ -136,6 +136,7 @@ public record ActorConfig(
   public ActorConfig {
     Objects.requireNonNull(loss, "loss");
     Objects.requireNonNull(optimizer, "optimizer");
+    Objects.requireNonNull(warmupStyle, "warmupStyle");
     Checks.require(lr > 0 && Double.isFinite(lr), OPTIM_LR.name(), "must be > 0, got " + lr);
     Checks.require(warmupSteps >= -1, OPTIM_LR_WARMUP_STEPS.name(), "use -1 or a count >= 0");
     Checks.require(
@@ -150,16 +151,16 @@ public record ActorConfig(
     PolicyLossConfig.Builder pl =
         PolicyLossConfig.builder()
             .lossMode(PolicyLossMode.parse(s.getString(POLICY_LOSS_LOSS_MODE)))
-            .clipRatio(Checks.nonNegative(CLIP_RATIO.name(), s.getDouble(CLIP_RATIO)))
+            .clipRatio(s.nonNegativeDouble(CLIP_RATIO))
             .clipRatioC(clipRatioC(s))
             .lossAggMode(LossAggMode.parse(s.getString(LOSS_AGG_MODE)))
             .rolloutCorrection(
                 Checks.build("algorithm.rollout_correction", () -> RolloutCorrectionKeys.from(s)));
     if (s.isSet(CLIP_RATIO_LOW)) {
-      pl.clipRatioLow(Checks.nonNegative(CLIP_RATIO_LOW.name(), s.getDouble(CLIP_RATIO_LOW)));
+      pl.clipRatioLow(s.nonNegativeDouble(CLIP_RATIO_LOW));
     }
     if (s.isSet(CLIP_RATIO_HIGH)) {
-      pl.clipRatioHigh(Checks.nonNegative(CLIP_RATIO_HIGH.name(), s.getDouble(CLIP_RATIO_HIGH)));
+      pl.clipRatioHigh(s.nonNegativeDouble(CLIP_RATIO_HIGH));
     }
     PolicyLossConfig policy = Checks.build("actor_rollout_ref.actor", pl::build);
     ActorLossConfig loss =
@@ -168,9 +169,9 @@ public record ActorConfig(
             () ->
                 new ActorLossConfig(
                     policy,
-                    Checks.nonNegative(ENTROPY_COEFF.name(), s.getDouble(ENTROPY_COEFF)),
+                    s.nonNegativeDouble(ENTROPY_COEFF),
                     s.getBool(USE_KL_LOSS),
-                    Checks.nonNegative(KL_LOSS_COEF.name(), s.getDouble(KL_LOSS_COEF)),
+                    s.nonNegativeDouble(KL_LOSS_COEF),
                     KlEstimator.parse(s.getString(KL_LOSS_TYPE), KL_LOSS_TYPE.name())));
     AdamWConfig adam =
         Checks.build(
@@ -190,13 +191,10 @@ public record ActorConfig(
         s.getDouble(OPTIM_LR),
         s.getInt(OPTIM_LR_WARMUP_STEPS),
         s.getDouble(OPTIM_LR_WARMUP_STEPS_RATIO),
-        s.getString(OPTIM_WARMUP_STYLE),
+        s.getChoice(OPTIM_WARMUP_STYLE, WarmupStyle.class),
         s.getDouble(OPTIM_MIN_LR_RATIO),
         s.getInt(PPO_MINI_BATCH_SIZE),
-        s.isSet(PPO_MICRO_BATCH_SIZE_PER_GPU)
-            ? Checks.positive(
-                PPO_MICRO_BATCH_SIZE_PER_GPU.name(), s.getInt(PPO_MICRO_BATCH_SIZE_PER_GPU))
-            : 0,
+        s.positiveIntOrZero(PPO_MICRO_BATCH_SIZE_PER_GPU),
         s.getInt(PPO_EPOCHS),
         s.getBool(SHUFFLE));
   }
@@ -207,10 +205,18 @@ public record ActorConfig(
     return c;
   }
 
+  /** {@code optim.warmup_style}: the LR once warmup is over. */
+  public enum WarmupStyle implements RecipeChoice {
+    /** Stays at {@code lr}. */
+    CONSTANT,
+    /** Decays along a cosine towards {@code min_lr_ratio} × {@code lr}. */
+    COSINE
+  }
+
   /** The LR schedule over {@code totalSteps} optimizer steps, as VeRL builds it. */
   public LrSchedule schedule(long totalSteps) {
     long warmup = warmupSteps >= 0 ? warmupSteps : (long) (warmupRatio * totalSteps);
-    if (warmupStyle.equals("cosine") && totalSteps > warmup) {
+    if (warmupStyle == WarmupStyle.COSINE && totalSteps > warmup) {
       return new LrSchedule.Cosine(lr, warmup, totalSteps, minLrRatio);
     }
     return warmup > 0 ? new LrSchedule.LinearWarmup(lr, warmup) : new LrSchedule.Constant(lr);

@@ -34,8 +34,8 @@ public final class ChipKeys {
   public static final KeySpec GANG_PLACEMENT =
       KEYS.of(
           "trainer.gang_placement",
-          KeyType.oneOf(GangPlacement.keys()),
-          GangPlacement.STRICT_SPREAD.name(),
+          KeyType.keysOf(GangPlacement.class),
+          GangPlacement.STRICT_SPREAD.key(),
           "Ray placement of the trainer.nnodes ranks on a cluster: STRICT_SPREAD (one per node),"
               + " SPREAD or PACK");
   public static final KeySpec FSDP_SIZE =
@@ -67,9 +67,9 @@ public final class ChipKeys {
 
   /** The chip plan of the recipe, every size checked against the others by key name. */
   public static ChipPlan from(Settings s) {
-    int chips = Checks.positive(TRAINER_CHIPS.name(), s.getInt(TRAINER_CHIPS));
+    int chips = s.positiveInt(TRAINER_CHIPS);
     int ranks = trainerRanks(s);
-    int tp = Checks.positive(TRAINER_TP.name(), s.getInt(TRAINER_TP));
+    int tp = s.positiveInt(TRAINER_TP);
     Checks.require(
         chips % tp == 0,
         TRAINER_TP.name(),
@@ -99,7 +99,7 @@ public final class ChipKeys {
             + dp
             + " FSDP replicas (hybrid sharding), which Javelin does not run: use -1 (FSDP over"
             + " all the trainer's chips) or 1 (data-parallel replicas)");
-    int rolloutTp = Checks.positive(ROLLOUT_TP.name(), s.getInt(ROLLOUT_TP));
+    int rolloutTp = s.positiveInt(ROLLOUT_TP);
     String device = s.getString(TrainerSection.DEVICE);
     if (HOST_DEVICES.contains(device)) {
       for (KeySpec k : new KeySpec[] {TRAINER_CHIPS, TRAINER_TP, ROLLOUT_TP}) {
@@ -126,7 +126,7 @@ public final class ChipKeys {
    * several hosts is not built.
    */
   private static int trainerRanks(Settings s) {
-    int ranks = Checks.positive(TRAINER_NODES.name(), s.getInt(TRAINER_NODES));
+    int ranks = s.positiveInt(TRAINER_NODES);
     if (ranks == 1) {
       return 1;
     }
@@ -146,6 +146,6 @@ public final class ChipKeys {
 
   /** {@code trainer.gang_placement}: how a gang's ranks spread over a cluster's nodes. */
   public static GangPlacement gangPlacement(Settings s) {
-    return GangPlacement.valueOf(s.getString(GANG_PLACEMENT));
+    return s.getChoice(GANG_PLACEMENT, GangPlacement.class);
   }
 }

@@ -1,6 +1,7 @@
 package dev.javelin.recipes.config;
 
 import dev.javelin.grpo.FilterGroupsConfig;
+import dev.javelin.recipes.config.TrainerSection.RolloutMode;
 
 /**
  * {@code algorithm.filter_groups.*} and {@code data.gen_batch_size} (DAPO's keys): each generation
@@ -37,11 +38,11 @@ public final class FilterGroupsKeys {
       return FilterGroupsConfig.disabled();
     }
     Checks.require(
-        !s.getString(TrainerSection.ROLLOUT_MODE).equals("one_step_off"),
+        s.getChoice(TrainerSection.ROLLOUT_MODE, RolloutMode.class) != RolloutMode.ONE_STEP_OFF,
         ENABLE.name(),
         "dynamic sampling runs with trainer.rollout_mode=sync only");
     Checks.require(
-        !(s.getBool("algorithm.use_kl_in_reward")
+        !(s.getBool(KlInRewardKeys.USE_KL_IN_REWARD)
             && s.getString(METRIC).equals("seq_final_reward")),
         METRIC.name(),
         "seq_final_reward with algorithm.use_kl_in_reward=true is not supported; use seq_reward");
@@ -54,6 +55,6 @@ public final class FilterGroupsKeys {
     if (!s.getBool(ENABLE) || !s.isSet(GEN_BATCH_SIZE)) {
       return train;
     }
-    return Checks.positive(GEN_BATCH_SIZE.name(), s.getInt(GEN_BATCH_SIZE));
+    return s.positiveInt(GEN_BATCH_SIZE);
   }
 }

@@ -47,8 +47,8 @@ public final class KlInRewardKeys {
     KlControlConfig ctrl =
         new KlControlConfig(
             KlControlConfig.Type.parse(s.getString(KL_CTRL_TYPE)),
-            Checks.nonNegative(KL_CTRL_KL_COEF.name(), s.getDouble(KL_CTRL_KL_COEF)),
-            Checks.positive(KL_CTRL_HORIZON.name(), s.getInt(KL_CTRL_HORIZON)),
+            s.nonNegativeDouble(KL_CTRL_KL_COEF),
+            s.positiveInt(KL_CTRL_HORIZON),
             targetKl);
     return base.toBuilder()
         .klInReward(KlEstimator.parse(s.getString(KL_PENALTY), KL_PENALTY.name()), ctrl)

@@ -183,9 +183,9 @@ public record ModelSection(
 
   static ModelSection from(Settings s) {
     return new ModelSection(
-        blankToNull(s.optString(PATH).orElse(null)),
-        blankToNull(s.optString(TOKENIZER_PATH).orElse(null)),
-        blankToNull(s.optString(WARMUP_RECIPE).orElse(null)),
+        s.optNonBlank(PATH).orElse(null),
+        s.optNonBlank(TOKENIZER_PATH).orElse(null),
+        s.optNonBlank(WARMUP_RECIPE).orElse(null),
         s.getString(MODEL_TYPE),
         s.isStated(MODEL_TYPE),
         new InitShape(
@@ -208,10 +208,5 @@ public record ModelSection(
    */
   public Remat remat() {
     return gradientCheckpointing ? Remat.BLOCKS : PolicyOptimizer.defaultRemat();
-  }
-
-  /** An empty override ({@code key=}) clears an optional path. */
-  private static String blankToNull(String s) {
-    return s == null || s.isBlank() ? null : s;
   }
 }

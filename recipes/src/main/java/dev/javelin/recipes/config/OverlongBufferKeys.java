@@ -61,9 +61,10 @@ public final class OverlongBufferKeys {
     int len = s.getInt(LEN);
     Checks.require(len > 0, LEN.name(), "must be > 0 when overlong_buffer.enable=true, got " + len);
     int limit = s.isSet(MAX_RESP_LEN) ? s.getInt(MAX_RESP_LEN) : maxResponseLength;
-    String limitName = s.isSet(MAX_RESP_LEN) ? MAX_RESP_LEN.name() : "data.max_response_length";
+    String limitName =
+        s.isSet(MAX_RESP_LEN) ? MAX_RESP_LEN.name() : DataConfig.MAX_RESPONSE_LENGTH.name();
     Checks.require(len <= limit, LEN.name(), len + " must be <= " + limitName + " (" + limit + ")");
-    double factor = Checks.nonNegative(PENALTY_FACTOR.name(), s.getDouble(PENALTY_FACTOR));
+    double factor = s.nonNegativeDouble(PENALTY_FACTOR);
     return new Shaping(
         new OverlongPenalty(new OverlongBufferConfig(true, len, factor), limit), log);
   }

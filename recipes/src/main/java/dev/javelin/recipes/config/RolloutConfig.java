@@ -129,11 +129,7 @@ public record RolloutConfig(
         s.getInt(TOP_K),
         s.getDouble(TOP_P),
         s.getDouble(MIN_P),
-        s.isSet(LOG_PROB_MICRO_BATCH_SIZE_PER_GPU)
-            ? Checks.positive(
-                LOG_PROB_MICRO_BATCH_SIZE_PER_GPU.name(),
-                s.getInt(LOG_PROB_MICRO_BATCH_SIZE_PER_GPU))
-            : 0,
+        s.positiveIntOrZero(LOG_PROB_MICRO_BATCH_SIZE_PER_GPU),
         s.getInt(MAX_NUM_SEQS),
         WireType.parse(s.getString(WEIGHT_DTYPE)),
         MixedPrecisionKeys.typeOf(s, DTYPE),

@@ -3,6 +3,7 @@ package dev.javelin.recipes.config;
 import dev.javelin.grpo.RolloutCorrectionConfig;
 import dev.javelin.grpo.RolloutCorrectionConfig.BypassLossType;
 import dev.javelin.grpo.RolloutCorrectionConfig.IsLevel;
+import dev.javelin.recipes.config.TrainerSection.RolloutMode;
 
 /**
  * {@code algorithm.rollout_correction.*} (VeRL's keys): truncated importance sampling (TIS) and
@@ -40,7 +41,7 @@ public final class RolloutCorrectionKeys {
 
   /** Whether the recipe leaves correction unset and one_step_off supplies token TIS. */
   public static boolean defaultedByOneStepOff(Settings s) {
-    return s.getString(TrainerSection.ROLLOUT_MODE).equals("one_step_off")
+    return s.getChoice(TrainerSection.ROLLOUT_MODE, RolloutMode.class) == RolloutMode.ONE_STEP_OFF
         && !s.isSet(ROLLOUT_IS)
         && !s.isSet(ROLLOUT_RS);
   }

@@ -1,5 +1,6 @@
 package dev.javelin.recipes.config;
 
+import dev.javelin.grpo.RecipeKeyed;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +134,36 @@ public final class Settings {
 
   public boolean isSet(KeySpec key) {
     return isSet(key.name());
+  }
+
+  // Reads that check the value too, for the sections' from(Settings); failures name the key.
+
+  /** {@code key}'s string unless unset or blank: an empty override ({@code key=}) clears it. */
+  Optional<String> optNonBlank(KeySpec key) {
+    return optString(key).filter(v -> !v.isBlank());
+  }
+
+  /** {@code key}'s int, which must be >= 1. */
+  int positiveInt(KeySpec key) {
+    return Checks.positive(key.name(), getInt(key));
+  }
+
+  /** An optional count: {@code key}'s int (>= 1) when set, else 0 (the section's own default). */
+  int positiveIntOrZero(KeySpec key) {
+    return isSet(key) ? positiveInt(key) : 0;
+  }
+
+  /** {@code key}'s number, which must be finite and >= 0. */
+  double nonNegativeDouble(KeySpec key) {
+    return Checks.nonNegative(key.name(), getDouble(key));
+  }
+
+  /**
+   * The constant of {@code type} that {@code key}'s value names; the key's type is {@link
+   * KeyType#keysOf} the same enum, so the value was checked when the recipe was read.
+   */
+  <E extends Enum<E> & RecipeKeyed> E getChoice(KeySpec key, Class<E> type) {
+    return RecipeKeyed.lookup(type, getString(key), key.name());
   }
 
   private Object require(String key) {

@@ -2,7 +2,6 @@ package dev.javelin.recipes.config;
 
 import dev.javelin.trainer.Checkpointer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,8 +27,7 @@ import java.util.Objects;
  * @param rayAddress the cluster's GCS address ({@code host:port}); null means {@code RAY_ADDRESS}
  * @param maxRestarts how often a dead sampler actor is restarted (cluster mode), and how often a
  *     trainer gang ({@code trainer.nnodes} > 1) whose rank failed is restarted in a run
- * @param rolloutMode {@code sync} or {@code one_step_off} (generation of step k+1 overlaps the
- *     update of step k)
+ * @param rolloutMode whether generation overlaps the update ({@link RolloutMode})
  * @param loggers {@code trainer.logger}: any of {@link #LOGGERS} plus {@code wandb} (accepted for
  *     VeRL recipes, reported as unavailable); metrics.jsonl is always written
  */
@@ -51,7 +49,7 @@ public record TrainerSection(
     RayMode ray,
     String rayAddress,
     int maxRestarts,
-    String rolloutMode,
+    RolloutMode rolloutMode,
     List<String> loggers) {
   private static final KeySet KEYS = new KeySet();
   public static final KeySpec PROJECT_NAME =
@@ -91,7 +89,7 @@ public record TrainerSection(
   public static final KeySpec RAY =
       KEYS.of(
           "trainer.ray",
-          KeyType.oneOf(RayMode.keys()),
+          KeyType.keysOf(RayMode.class),
           RayMode.LOCAL.key(),
           "Ray local mode, a Ray cluster, or plain objects");
   public static final KeySpec RAY_ADDRESS =
@@ -105,8 +103,8 @@ public record TrainerSection(
   public static final KeySpec ROLLOUT_MODE =
       KEYS.of(
           "trainer.rollout_mode",
-          KeyType.oneOf("sync", "one_step_off"),
-          "sync",
+          KeyType.keysOf(RolloutMode.class),
+          RolloutMode.SYNC.key(),
           "sync, or generate step k+1 while training step k");
   public static final KeySpec LOGGER =
       KEYS.of(
@@ -126,6 +124,7 @@ public record TrainerSection(
   /** Validates each key. */
   public TrainerSection {
     Objects.requireNonNull(defaultLocalDir, "defaultLocalDir");
+    Objects.requireNonNull(rolloutMode, "rolloutMode");
     loggers = List.copyOf(loggers);
     Checks.require(totalTrainingSteps >= 0, TOTAL_TRAINING_STEPS.name(), "must be >= 1");
     Checks.positive(TOTAL_EPOCHS.name(), totalEpochs);
@@ -168,9 +167,7 @@ public record TrainerSection(
     return new TrainerSection(
         project,
         experiment,
-        s.isSet(TOTAL_TRAINING_STEPS)
-            ? Checks.positive(TOTAL_TRAINING_STEPS.name(), s.getInt(TOTAL_TRAINING_STEPS))
-            : 0,
+        s.positiveIntOrZero(TOTAL_TRAINING_STEPS),
         s.getInt(TOTAL_EPOCHS),
         s.getInt(SAVE_FREQ),
         s.getInt(TEST_FREQ),
@@ -182,52 +179,34 @@ public record TrainerSection(
         s.getLong(SEED),
         s.getString(DEVICE),
         s.getInt(SAMPLERS),
-        RayMode.of(s.getString(RAY)),
-        s.optString(RAY_ADDRESS).filter(a -> !a.isBlank()).orElse(null),
+        s.getChoice(RAY, RayMode.class),
+        s.optNonBlank(RAY_ADDRESS).orElse(null),
         s.getInt(MAX_RESTARTS),
-        s.getString(ROLLOUT_MODE),
+        s.getChoice(ROLLOUT_MODE, RolloutMode.class),
         s.getStrings(LOGGER));
   }
 
   /** {@code trainer.ray}: where the trainer and samplers run. */
-  public enum RayMode {
+  public enum RayMode implements RecipeChoice {
     /** Ray local mode in this JVM (one actor call at a time). */
-    LOCAL("local"),
+    LOCAL,
     /** A running Ray cluster: the actors are worker processes. */
-    CLUSTER("cluster"),
+    CLUSTER,
     /** Plain objects in this JVM, on threads of their own. */
-    OFF("off");
+    OFF
+  }
 
-    private final String key;
-
-    RayMode(String key) {
-      this.key = key;
-    }
-
-    /** The recipe's spelling. */
-    public String key() {
-      return key;
-    }
-
-    /** The recipe's spellings, in declaration order. */
-    static String[] keys() {
-      return Arrays.stream(values()).map(RayMode::key).toArray(String[]::new);
-    }
-
-    /** The mode a recipe value names (already checked against {@link #keys()}). */
-    public static RayMode of(String key) {
-      for (RayMode m : values()) {
-        if (m.key.equals(key)) {
-          return m;
-        }
-      }
-      throw new IllegalArgumentException("trainer.ray: unknown mode " + key);
-    }
+  /** {@code trainer.rollout_mode}: when the samplers generate relative to the update. */
+  public enum RolloutMode implements RecipeChoice {
+    /** Generate step k, then train on it. */
+    SYNC,
+    /** Generate step k+1 while training step k. */
+    ONE_STEP_OFF
   }
 
   /** Whether generation of step k+1 overlaps the update of step k. */
   public boolean oneStepOff() {
-    return rolloutMode.equals("one_step_off");
+    return rolloutMode == RolloutMode.ONE_STEP_OFF;
   }
 
   private static final Checkpointer.SettingNames CHECKPOINT_KEYS =
