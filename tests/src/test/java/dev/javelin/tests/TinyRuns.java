@@ -1,5 +1,6 @@
 package dev.javelin.tests;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -99,6 +100,31 @@ public final class TinyRuns {
     String printed = console.toString(StandardCharsets.UTF_8);
     assertEquals(steps, summary.lastStep(), printed);
     assertFalse(summary.stopped(), printed);
+  }
+
+  /**
+   * Asserts that two checkpoint directories hold the same weight and optimizer files ({@code
+   * model*}, {@code optimizer*}: whole or in a gang's parts), byte for byte.
+   */
+  public static void assertSameWeightFiles(Path want, Path got, String what) throws IOException {
+    Map<String, byte[]> a = weightFiles(want);
+    Map<String, byte[]> b = weightFiles(got);
+    assertEquals(a.keySet(), b.keySet(), what + ": the files");
+    assertFalse(a.isEmpty(), what + ": no weight files in " + want);
+    a.forEach((name, bytes) -> assertArrayEquals(bytes, b.get(name), what + ": " + name));
+  }
+
+  private static Map<String, byte[]> weightFiles(Path dir) throws IOException {
+    Map<String, byte[]> out = new TreeMap<>();
+    try (var files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        String name = p.getFileName().toString();
+        if (name.startsWith("model") || name.startsWith("optimizer")) {
+          out.put(name, Files.readAllBytes(p));
+        }
+      }
+    }
+    return out;
   }
 
   /** Every step of {@code got} equals {@code want}'s within 1e-4 relative (absolute below 1). */

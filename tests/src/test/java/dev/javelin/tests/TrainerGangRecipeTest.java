@@ -1,11 +1,15 @@
 package dev.javelin.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.recipes.cli.Commands;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,12 +39,19 @@ class TrainerGangRecipeTest {
       assertEquals(a.keySet(), b.keySet(), key);
       TinyRuns.assertSeriesClose(a, b, key);
     }
-    assertEquals(
-        java.nio.file.Files.exists(one.resolve("global_step_3/model.safetensors")),
-        java.nio.file.Files.exists(two.resolve("global_step_3/model.safetensors")));
-    assertEquals(true, java.nio.file.Files.exists(two.resolve("global_step_3/model.safetensors")));
-    // The two-rank checkpoint is a single-process one: one rank resumes it for a fourth step,
-    // as the one-rank run resumes its own.
+    assertTrue(Files.isRegularFile(one.resolve("global_step_3/model.safetensors")));
+    // Each of the two ranks wrote its part, as an HF sharded checkpoint.
+    for (String part :
+        List.of(
+            "model.safetensors.index.json",
+            "model-00001-of-00002.safetensors",
+            "model-00002-of-00002.safetensors",
+            "optimizer-00001-of-00002.safetensors",
+            "optimizer-00002-of-00002.safetensors")) {
+      assertTrue(Files.isRegularFile(two.resolve("global_step_3").resolve(part)), part);
+    }
+    assertFalse(Files.exists(two.resolve("global_step_3/model.safetensors")));
+    // One rank resumes the two ranks' parts for a fourth step, as the one-rank run resumes its own.
     QUIET.run("recipes/arith-grpo.yaml", overrides(one, 1, 4));
     QUIET.run("recipes/arith-grpo.yaml", overrides(two, 1, 4));
     Map<Integer, Double> a = TinyRuns.series(one, "actor/pg_loss");

@@ -26,11 +26,12 @@ import java.util.function.Function;
  * A {@link Trainer} whose data-parallel ranks are {@link TrainerRank} actors on a Ray cluster, one
  * worker process each, in the bundles of the gang's own placement group (bundle r holds rank r).
  * Every call goes to all ranks at once with the same bytes (a batch is put in the object store
- * once) and rank 0's answer is the gang's; checkpoints and weight-sync snapshots come from rank 0
- * alone. A rank that fails or whose process dies ends the gang: the other ranks, which would wait
- * for it, are killed at once and the call throws a {@link GangRankException} naming the rank, which
- * the driver's gang restart ({@code trainer.max_restarts}) answers with {@link #restart}: fresh
- * rank processes in the same bundles, then the last checkpoint.
+ * once) and rank 0's answer is the gang's; each rank writes its part of a checkpoint, and
+ * weight-sync snapshots come from rank 0 alone. A rank that fails or whose process dies ends the
+ * gang: the other ranks, which would wait for it, are killed at once and the call throws a {@link
+ * GangRankException} naming the rank, which the driver's gang restart ({@code
+ * trainer.max_restarts}) answers with {@link #restart}: fresh rank processes in the same bundles,
+ * then the last checkpoint.
  */
 public final class RayGangTrainer implements Trainer {
   private final byte[] spec;
@@ -135,7 +136,8 @@ public final class RayGangTrainer implements Trainer {
   @Override
   public void saveCheckpoint(Path dir, Map<String, String> extra) {
     byte[] state = TrainerCodec.encodeState(new TrainerState(0, extra));
-    onRankZero(a -> a.task(TrainerRank::saveCheckpoint, dir.toString(), state).remote());
+    // Every rank writes its part into the same directory (storage all ranks see).
+    onEveryRank(a -> a.task(TrainerRank::saveCheckpoint, dir.toString(), state).remote());
   }
 
   @Override

@@ -95,7 +95,7 @@ public final class TrainerRank {
     return trainer.optimizerSteps();
   }
 
-  /** See {@link TrainerActor#saveCheckpoint}; the driver asks rank 0 alone. */
+  /** See {@link TrainerActor#saveCheckpoint}: every rank writes its part of the checkpoint. */
   public boolean saveCheckpoint(String dir, byte[] extra) {
     return trainer.saveCheckpoint(dir, extra);
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.gguf.GgufFile;
 import dev.javelin.backend.checkpoint.gguf.GgufModel;
+import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
 import dev.javelin.backend.checkpoint.safetensors.HfCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
 import dev.javelin.backend.model.ModelConfig;
@@ -133,6 +134,21 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
    * ModelConfig#relabelled}) and model.safetensors.
    */
   public void save(Path dir, String modelType, StorageType floatType) {
+    save(dir, modelType, floatType, CheckpointShard.WHOLE);
+  }
+
+  /**
+   * Writes {@code shard}'s part of the weights ({@link HfCheckpoint#write(Path, Map, StorageType,
+   * CheckpointShard)}); the first rank also writes {@code config.json}.
+   */
+  public void save(Path dir, String modelType, StorageType floatType, CheckpointShard shard) {
+    if (shard.first()) {
+      writeConfig(dir, modelType);
+    }
+    HfCheckpoint.write(dir, config.architecture().savedForm(config, ordered()), floatType, shard);
+  }
+
+  private void writeConfig(Path dir, String modelType) {
     try {
       Files.createDirectories(dir);
       Path tmp = dir.resolve("config.json.tmp");
@@ -147,6 +163,5 @@ public record ModelCheckpoint(ModelConfig config, Map<String, Tensor.F32> weight
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write config.json to " + dir, e);
     }
-    HfCheckpoint.write(dir, config.architecture().savedForm(config, ordered()), floatType);
   }
 }

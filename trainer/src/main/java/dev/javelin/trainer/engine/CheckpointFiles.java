@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.PeftAdapter;
+import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
+import dev.javelin.backend.checkpoint.safetensors.HfCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsFile;
 import dev.javelin.backend.checkpoint.safetensors.SafetensorsWriter;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
@@ -14,20 +16,33 @@ import dev.javelin.backend.runtime.PolicyOptimizer;
 import dev.javelin.trainer.TrainerState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The files of one trainer checkpoint: {@code config.json} + {@code model.safetensors} (HF names,
  * f32 so that resume is exact), {@code optimizer.safetensors} (AdamW moments {@code m.*}, {@code
  * v.*}) and {@code trainer_state.json} (optimizer step count and the driver's extra state). The LR
  * schedule is a pure function of the step count, so the count is its whole state.
+ *
+ * <p>A gang of {@code n} ranks writes the model and moments in {@code n} parts at once, each rank
+ * its own ({@link CheckpointShard}): {@code model-0000r-of-0000n.safetensors} with HF's {@code
+ * model.safetensors.index.json}, and {@code optimizer-0000r-of-0000n.safetensors}. Loading reads
+ * either form, so a gang's checkpoint resumes in one process and the other way round.
  */
 final class CheckpointFiles {
-  static final String OPTIMIZER = "optimizer.safetensors";
+  static final String OPTIMIZER_STEM = "optimizer";
+  static final String OPTIMIZER = OPTIMIZER_STEM + ".safetensors";
+  private static final Pattern PART =
+      Pattern.compile(OPTIMIZER_STEM + "-(\\d{5})-of-(\\d{5})\\.safetensors");
   static final String STATE = "trainer_state.json";
 
   static final String LORA_ADAPTER = PeftAdapter.CHECKPOINT_DIR;
@@ -43,18 +58,22 @@ final class CheckpointFiles {
       PolicyModel model,
       PolicyOptimizer optimizer,
       String modelType,
-      Map<String, String> extra) {
+      Map<String, String> extra,
+      CheckpointShard shard) {
     // model.safetensors is the policy as it runs (adapters merged), so the directory stays a
     // whole HF model; the adapters alone go to lora_adapter/ in PEFT's format.
-    model.mergedCheckpoint().save(dir, modelType, StorageType.F32);
+    model.mergedCheckpoint().save(dir, modelType, StorageType.F32, shard);
+    SafetensorsWriter.write(
+        dir.resolve(shard.fileName(OPTIMIZER_STEM)),
+        shard.part(optimizer.optimizerState()),
+        StorageType.F32,
+        Map.of("optimizer_steps", Long.toString(optimizer.stepCount())));
+    if (!shard.first()) {
+      return; // the adapters and the state are written once
+    }
     if (model.lora().enabled()) {
       new PeftAdapter(model.lora(), model.adapterTensors()).save(dir.resolve(LORA_ADAPTER), null);
     }
-    SafetensorsWriter.write(
-        dir.resolve(OPTIMIZER),
-        optimizer.optimizerState(),
-        StorageType.F32,
-        Map.of("optimizer_steps", Long.toString(optimizer.stepCount())));
     ObjectNode root = JSON.createObjectNode();
     root.put("format", FORMAT);
     root.put("optimizer_steps", optimizer.stepCount());
@@ -93,16 +112,15 @@ final class CheckpointFiles {
       optimizer.restore(readMoments(dir), state.optimizerSteps());
       return state;
     }
+    Map<String, Tensor> saved = HfCheckpoint.read(dir); // model.safetensors or its shards
     Map<String, Tensor.F32> loaded = new LinkedHashMap<>();
-    try (SafetensorsFile f = SafetensorsFile.open(dir.resolve("model.safetensors"))) {
-      for (WeightSpec spec : WeightSpec.layout(model.config())) {
-        String name = spec.name();
-        if (!f.contains(name)) {
-          throw new IllegalArgumentException(
-              dir + ": model.safetensors lacks weight '" + name + "'");
-        }
-        loaded.put(name, f.readF32(name));
+    for (WeightSpec spec : WeightSpec.layout(model.config())) {
+      String name = spec.name();
+      if (!(saved.get(name) instanceof Tensor.F32 w)) {
+        throw new IllegalArgumentException(
+            dir + ": the checkpoint lacks f32 weight '" + name + "'");
       }
+      loaded.put(name, w);
     }
     model.loadWeights(loaded);
     optimizer.restore(readMoments(dir), state.optimizerSteps());
@@ -111,12 +129,41 @@ final class CheckpointFiles {
 
   private static Map<String, Tensor> readMoments(Path dir) {
     Map<String, Tensor> moments = new LinkedHashMap<>();
-    try (SafetensorsFile f = SafetensorsFile.open(dir.resolve(OPTIMIZER))) {
-      for (String name : f.tensors().keySet()) {
-        moments.put(name, f.read(name));
+    for (Path file : momentFiles(dir)) {
+      try (SafetensorsFile f = SafetensorsFile.open(file)) {
+        for (String name : f.tensors().keySet()) {
+          moments.put(name, f.read(name));
+        }
       }
     }
     return moments;
+  }
+
+  /** {@code optimizer.safetensors}, or every part a gang wrote (all of them, or an error). */
+  private static List<Path> momentFiles(Path dir) {
+    Path whole = dir.resolve(OPTIMIZER);
+    int ranks = 0;
+    try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, OPTIMIZER_STEM + "-*")) {
+      for (Path p : parts) {
+        Matcher m = PART.matcher(p.getFileName().toString());
+        ranks = m.matches() ? Math.max(ranks, Integer.parseInt(m.group(2))) : ranks;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+    if (Files.isRegularFile(whole) || ranks == 0) {
+      return List.of(whole); // a missing file is the reader's error, naming it
+    }
+    List<Path> files = new ArrayList<>();
+    for (int r = 0; r < ranks; r++) {
+      Path p = dir.resolve(CheckpointShard.fileName(OPTIMIZER_STEM, r, ranks));
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException(
+            dir + ": " + p.getFileName() + " is missing, a part of the optimizer state");
+      }
+      files.add(p);
+    }
+    return files;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.javelin.trainer.engine;
 
+import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
 import dev.javelin.backend.distributed.CoordinationException;
 import dev.javelin.backend.distributed.Gang;
 import dev.javelin.trainer.FaultPoint;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  * rank with the same arguments at once; each computes its share ({@link LogProbShare} for
  * log-probs, the round-robin micro-batches of the updater's gang reducer for updates) and the gang
  * sums the rest, so every rank returns the same answer and holds the same weights. Rank 0's answer
- * is the gang's; only rank 0 is asked to write checkpoints and snapshots.
+ * is the gang's; every rank writes its part of a checkpoint, and rank 0 alone the snapshots.
  *
  * <p>A failure of this rank's own is thrown as a {@link GangRankException} naming the rank, after
  * ending the gang (rank 0 closes the store, so peers waiting on it fail at once); a failure seen
@@ -118,10 +119,17 @@ public final class GangRankTrainer implements Trainer {
     return updater.optimizerSteps();
   }
 
-  /** Writes this rank's state, which is every rank's; the driver asks rank 0 alone. */
+  /**
+   * Writes this rank's part of the checkpoint ({@link CheckpointShard}); the driver asks every rank
+   * at once and publishes the directory when all have answered.
+   */
   @Override
   public void saveCheckpoint(Path dir, Map<String, String> extra) {
-    updater.saveCheckpoint(dir, extra);
+    guarded(
+        () -> {
+          updater.saveCheckpoint(dir, extra, new CheckpointShard(gang.rank(), gang.size()));
+          return null;
+        });
   }
 
   @Override

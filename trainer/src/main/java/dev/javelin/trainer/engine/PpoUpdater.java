@@ -6,6 +6,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
 import dev.javelin.backend.distributed.Gang;
 import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
@@ -316,7 +317,12 @@ public final class PpoUpdater implements Trainer {
 
   @Override
   public void saveCheckpoint(Path dir, Map<String, String> extra) {
-    CheckpointFiles.save(dir, policy, optimizer, config.modelType(), extra);
+    saveCheckpoint(dir, extra, CheckpointShard.WHOLE);
+  }
+
+  /** Writes {@code shard}'s part of the checkpoint: how each rank of a gang writes its own. */
+  void saveCheckpoint(Path dir, Map<String, String> extra, CheckpointShard shard) {
+    CheckpointFiles.save(dir, policy, optimizer, config.modelType(), extra, shard);
   }
 
   @Override

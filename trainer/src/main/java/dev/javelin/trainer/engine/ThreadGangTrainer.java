@@ -1,5 +1,6 @@
 package dev.javelin.trainer.engine;
 
+import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
 import dev.javelin.backend.distributed.CoordinationException;
 import dev.javelin.backend.distributed.Gang;
 import dev.javelin.trainer.FaultPoint;
@@ -30,9 +31,10 @@ import java.util.function.Function;
  * update runs on every rank at once, each computing its round-robin share of every optimizer step's
  * micro-batches; gradients and metrics are summed through the gang, so the ranks stay identical.
  * Log-probs are split by chunks of {@code log_prob_micro_batch_size} over the ranks. Rank 0 answers
- * for the gang where one answer is enough: it writes checkpoints and snapshots for weight sync. A
- * failure on one rank stops the gang at once and is rethrown as a {@link GangRankException} naming
- * the rank; the trainer is then unusable until {@link #restart} builds a fresh gang.
+ * for the gang where one answer is enough (snapshots for weight sync); each rank writes its part of
+ * a checkpoint ({@link CheckpointShard}). A failure on one rank stops the gang at once and is
+ * rethrown as a {@link GangRankException} naming the rank; the trainer is then unusable until
+ * {@link #restart} builds a fresh gang.
  */
 public final class ThreadGangTrainer implements Trainer {
   private final int size;
@@ -150,7 +152,11 @@ public final class ThreadGangTrainer implements Trainer {
 
   @Override
   public void saveCheckpoint(Path dir, Map<String, String> extra) {
-    ranks.get(0).saveCheckpoint(dir, extra); // every rank holds the same state
+    onEveryRank(
+        r -> {
+          ranks.get(r).saveCheckpoint(dir, extra, new CheckpointShard(r, size)); // all at once
+          return null;
+        });
   }
 
   @Override

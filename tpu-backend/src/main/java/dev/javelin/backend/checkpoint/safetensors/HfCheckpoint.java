@@ -2,10 +2,13 @@ package dev.javelin.backend.checkpoint.safetensors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.backend.Tensor;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,6 +21,7 @@ import java.util.TreeMap;
 public final class HfCheckpoint {
   public static final String SINGLE_FILE = "model.safetensors";
   public static final String INDEX_FILE = "model.safetensors.index.json";
+  private static final String STEM = "model";
 
   private HfCheckpoint() {}
 
@@ -50,7 +54,50 @@ public final class HfCheckpoint {
 
   /** Writes {@code tensors} as one {@code model.safetensors} in {@code dir}. */
   public static void write(Path dir, Map<String, ? extends Tensor> tensors, StorageType floatType) {
-    SafetensorsWriter.write(dir.resolve(SINGLE_FILE), tensors, floatType, Map.of("format", "pt"));
+    write(dir, tensors, floatType, CheckpointShard.WHOLE);
+  }
+
+  /**
+   * Writes {@code shard}'s part of {@code tensors} (in their order): {@code model.safetensors} when
+   * whole, else its {@code model-0000r-of-0000n.safetensors}, and the first rank writes the index
+   * that lists every tensor's file. Each rank of a gang calls this with its own shard.
+   */
+  public static void write(
+      Path dir,
+      Map<String, ? extends Tensor> tensors,
+      StorageType floatType,
+      CheckpointShard shard) {
+    Map<String, String> meta = Map.of("format", "pt");
+    SafetensorsWriter.write(
+        dir.resolve(shard.fileName(STEM)), shard.part(tensors), floatType, meta);
+    if (!shard.whole() && shard.first()) {
+      writeIndex(dir.resolve(INDEX_FILE), tensors, floatType, shard.ranks());
+    }
+  }
+
+  private static void writeIndex(
+      Path index, Map<String, ? extends Tensor> tensors, StorageType floatType, int ranks) {
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode root = json.createObjectNode();
+    ObjectNode map = json.createObjectNode();
+    int[] owners = CheckpointShard.owners(tensors, ranks);
+    long bytes = 0;
+    int i = 0;
+    for (Map.Entry<String, ? extends Tensor> e : tensors.entrySet()) {
+      Tensor t = e.getValue();
+      StorageType type = t instanceof Tensor.I32 ? StorageType.I32 : floatType;
+      bytes += t.shape().size() * type.byteSize();
+      map.put(e.getKey(), CheckpointShard.fileName(STEM, owners[i++], ranks));
+    }
+    root.putObject("metadata").put("total_size", bytes);
+    root.set("weight_map", map);
+    try {
+      Path tmp = index.resolveSibling(index.getFileName() + ".tmp");
+      json.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), root);
+      Files.move(tmp, index, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + index, e);
+    }
   }
 
   /** Shard file to the names it holds, with shard names confined to {@code dir}. */
