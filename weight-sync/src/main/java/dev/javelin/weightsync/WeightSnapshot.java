@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -151,6 +152,45 @@ public final class WeightSnapshot {
     return out;
   }
 
+  /**
+   * One snapshot of the parts that the ranks of a trainer gang made, each of its own tensors and of
+   * the same version, in the parts' order. The payloads are copied as they are, not decoded.
+   */
+  public static WeightSnapshot concat(List<WeightSnapshot> parts) {
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("no snapshot parts to put together");
+    }
+    long version = parts.get(0).version;
+    List<TensorEntry> entries = new ArrayList<>();
+    long offset = 0;
+    for (WeightSnapshot p : parts) {
+      if (p.version != version) {
+        throw new IllegalArgumentException(
+            "snapshot parts of versions " + version + " and " + p.version);
+      }
+      for (TensorEntry e : p.entries) {
+        entries.add(new TensorEntry(e.name(), e.type(), e.shape(), offset + e.offset()));
+      }
+      offset += p.byteSize();
+    }
+    return pack(version, entries, offset, buf -> parts.forEach(p -> buf.put(p.payload())));
+  }
+
+  /** Header and payload in one buffer, so that encoding for transport is free. */
+  private static WeightSnapshot pack(
+      long version, List<TensorEntry> entries, long payloadBytes, Consumer<ByteBuffer> payload) {
+    int header = SnapshotCodec.headerSize(entries);
+    // A heap buffer: after warm-up it allocates ~15x faster than a direct one of 200 MB.
+    ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(header + payloadBytes));
+    buf.order(ByteOrder.LITTLE_ENDIAN);
+    SnapshotCodec.writeHeader(buf, version, 0L, entries, payloadBytes);
+    payload.accept(buf);
+    buf.flip();
+    long crc = crc(buf.duplicate().position(header));
+    SnapshotCodec.patchChecksum(buf, crc);
+    return new WeightSnapshot(version, entries, buf, header, crc);
+  }
+
   private static long totalBytes(List<TensorEntry> entries) {
     long n = 0;
     for (TensorEntry e : entries) {
@@ -208,18 +248,7 @@ public final class WeightSnapshot {
         entries.add(e);
         offset += e.byteLength();
       }
-      int header = SnapshotCodec.headerSize(entries);
-      // A heap buffer: after warm-up it allocates ~15x faster than a direct one of 200 MB.
-      ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(header + offset));
-      buf.order(ByteOrder.LITTLE_ENDIAN);
-      SnapshotCodec.writeHeader(buf, version, 0L, entries, offset);
-      for (float[] values : data) {
-        write(buf, values);
-      }
-      buf.flip();
-      long crc = crc(buf.duplicate().position(header));
-      SnapshotCodec.patchChecksum(buf, crc);
-      return new WeightSnapshot(version, entries, buf, header, crc);
+      return pack(version, entries, offset, buf -> data.forEach(values -> write(buf, values)));
     }
 
     private void write(ByteBuffer buf, float[] values) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.weightsync.wire.MalformedWireException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,35 @@ class WeightSnapshotTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> new TensorEntry("w", WireType.F32, new int[] {big, big, big}, 0));
+  }
+
+  @Test
+  void partsPutTogetherAreTheWholeSnapshotByteForByte() {
+    float[] a = random(6, 1);
+    float[] b = random(10, 2);
+    float[] c = random(4, 3);
+    for (WireType type : WireType.values()) {
+      WeightSnapshot whole =
+          WeightSnapshot.builder(5, type)
+              .add("a", new int[] {2, 3}, a)
+              .add("b", new int[] {10}, b)
+              .add("c", new int[] {4}, c)
+              .build();
+      WeightSnapshot first = WeightSnapshot.builder(5, type).add("a", new int[] {2, 3}, a).build();
+      WeightSnapshot rest =
+          WeightSnapshot.builder(5, type)
+              .add("b", new int[] {10}, b)
+              .add("c", new int[] {4}, c)
+              .build();
+      WeightSnapshot joined = WeightSnapshot.concat(List.of(first, rest));
+      assertArrayEquals(SnapshotCodec.toArray(whole), SnapshotCodec.toArray(joined), type.name());
+      assertEquals(joined.checksum(), joined.computeChecksum());
+    }
+    WeightSnapshot v6 = WeightSnapshot.builder(6, WireType.F32).add("c", new int[] {4}, c).build();
+    WeightSnapshot v5 = WeightSnapshot.builder(5, WireType.F32).add("c", new int[] {4}, c).build();
+    assertThrows(IllegalArgumentException.class, () -> WeightSnapshot.concat(List.of(v5, v6)));
+    assertThrows(IllegalArgumentException.class, () -> WeightSnapshot.concat(List.of(v5, v5)));
+    assertThrows(IllegalArgumentException.class, () -> WeightSnapshot.concat(List.of()));
   }
 
   @Test

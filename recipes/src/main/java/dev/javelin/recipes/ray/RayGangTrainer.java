@@ -26,9 +26,9 @@ import java.util.function.Function;
  * A {@link Trainer} whose data-parallel ranks are {@link TrainerRank} actors on a Ray cluster, one
  * worker process each, in the bundles of the gang's own placement group (bundle r holds rank r).
  * Every call goes to all ranks at once with the same bytes (a batch is put in the object store
- * once) and rank 0's answer is the gang's; each rank writes its part of a checkpoint, and
- * weight-sync snapshots come from rank 0 alone. A rank that fails or whose process dies ends the
- * gang: the other ranks, which would wait for it, are killed at once and the call throws a {@link
+ * once) and rank 0's answer is the gang's; each rank writes its part of a checkpoint and sends its
+ * part of a weight-sync snapshot. A rank that fails or whose process dies ends the gang: the other
+ * ranks, which would wait for it, are killed at once and the call throws a {@link
  * GangRankException} naming the rank, which the driver's gang restart ({@code
  * trainer.max_restarts}) answers with {@link #restart}: fresh rank processes in the same bundles,
  * then the last checkpoint.
@@ -120,12 +120,17 @@ public final class RayGangTrainer implements Trainer {
 
   @Override
   public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
-    byte[] bytes =
-        onRankZero(
+    // Every rank sends its part (about 1/nnodes of the bytes each), put together here.
+    List<byte[]> parts =
+        onEveryRank(
             a ->
                 a.task(TrainerRank::snapshotHolding, version, type.name(), content.name())
                     .remote());
-    return SnapshotCodec.decode(ByteBuffer.wrap(bytes));
+    List<WeightSnapshot> decoded = new ArrayList<>();
+    for (byte[] part : parts) {
+      decoded.add(SnapshotCodec.decode(ByteBuffer.wrap(part)));
+    }
+    return WeightSnapshot.concat(decoded);
   }
 
   @Override

@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * rank with the same arguments at once; each computes its share ({@link LogProbShare} for
  * log-probs, the round-robin micro-batches of the updater's gang reducer for updates) and the gang
  * sums the rest, so every rank returns the same answer and holds the same weights. Rank 0's answer
- * is the gang's; every rank writes its part of a checkpoint, and rank 0 alone the snapshots.
+ * is the gang's; every rank writes its part of a checkpoint and sends its part of a snapshot.
  *
  * <p>A failure of this rank's own is thrown as a {@link GangRankException} naming the rank, after
  * ending the gang (rank 0 closes the store, so peers waiting on it fail at once); a failure seen
@@ -109,9 +109,17 @@ public final class GangRankTrainer implements Trainer {
     return guarded(() -> updater.sftStep(examples));
   }
 
+  /**
+   * This rank's part of the snapshot (its share of the tensors, split as a checkpoint is): every
+   * rank sends its own, and the driver puts them together ({@link WeightSnapshot#concat}).
+   */
   @Override
   public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
-    return updater.snapshot(version, type, content);
+    return updater.snapshot(version, type, content, shard());
+  }
+
+  private CheckpointShard shard() {
+    return new CheckpointShard(gang.rank(), gang.size());
   }
 
   @Override
@@ -127,7 +135,7 @@ public final class GangRankTrainer implements Trainer {
   public void saveCheckpoint(Path dir, Map<String, String> extra) {
     guarded(
         () -> {
-          updater.saveCheckpoint(dir, extra, new CheckpointShard(gang.rank(), gang.size()));
+          updater.saveCheckpoint(dir, extra, shard());
           return null;
         });
   }

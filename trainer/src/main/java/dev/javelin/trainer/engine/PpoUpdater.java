@@ -292,7 +292,13 @@ public final class PpoUpdater implements Trainer {
 
   @Override
   public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
-    return PolicySnapshots.of(policy, version, type, content);
+    return snapshot(version, type, content, CheckpointShard.WHOLE);
+  }
+
+  /** {@code shard}'s part of the snapshot: what each rank of a gang sends. */
+  WeightSnapshot snapshot(
+      long version, WireType type, SnapshotContent content, CheckpointShard shard) {
+    return PolicySnapshots.of(policy, version, type, content, shard);
   }
 
   @Override

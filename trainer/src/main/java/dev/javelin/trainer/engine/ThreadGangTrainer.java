@@ -31,10 +31,10 @@ import java.util.function.Function;
  * update runs on every rank at once, each computing its round-robin share of every optimizer step's
  * micro-batches; gradients and metrics are summed through the gang, so the ranks stay identical.
  * Log-probs are split by chunks of {@code log_prob_micro_batch_size} over the ranks. Rank 0 answers
- * for the gang where one answer is enough (snapshots for weight sync); each rank writes its part of
- * a checkpoint ({@link CheckpointShard}). A failure on one rank stops the gang at once and is
- * rethrown as a {@link GangRankException} naming the rank; the trainer is then unusable until
- * {@link #restart} builds a fresh gang.
+ * for the gang where one answer is enough; each rank writes its part of a checkpoint and makes its
+ * part of a weight-sync snapshot ({@link CheckpointShard}). A failure on one rank stops the gang at
+ * once and is rethrown as a {@link GangRankException} naming the rank; the trainer is then unusable
+ * until {@link #restart} builds a fresh gang.
  */
 public final class ThreadGangTrainer implements Trainer {
   private final int size;
@@ -142,7 +142,9 @@ public final class ThreadGangTrainer implements Trainer {
 
   @Override
   public WeightSnapshot snapshot(long version, WireType type, SnapshotContent content) {
-    return ranks.get(0).snapshot(version, type, content);
+    return WeightSnapshot.concat( // each rank's part, made at once
+        onEveryRank(
+            r -> ranks.get(r).snapshot(version, type, content, new CheckpointShard(r, size))));
   }
 
   @Override

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
 import dev.javelin.backend.distributed.Gang;
 import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.PolicyRole;
@@ -16,6 +17,10 @@ import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.weightsync.SnapshotCodec;
+import dev.javelin.weightsync.SnapshotContent;
+import dev.javelin.weightsync.WeightSnapshot;
+import dev.javelin.weightsync.WireType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A gang's checkpoint is written in parts, each rank its own, and loads in one process (and a
- * single process's in a gang) with every weight and AdamW moment bit for bit.
+ * single process's in a gang) with every weight and AdamW moment bit for bit; each rank sends its
+ * part of a weight-sync snapshot, and the parts put together are the one process's snapshot.
  */
-class GangCheckpointTest {
+class GangPartsTest {
   private static final ModelCheckpoint INITIAL = Fixtures.microCheckpoint(11);
   private static final TrainerConfig CONFIG = Fixtures.klConfig(8, 2);
   @TempDir Path root;
@@ -75,6 +81,27 @@ class GangCheckpointTest {
         Map<String, Double> got = grpoStep(two, next); // the same step, summed in another order
         assertEquals(want.keySet(), got.keySet());
         want.forEach((k, v) -> assertEquals(v, got.get(k), 1e-5 * Math.abs(v) + 1e-7, k));
+      }
+    }
+  }
+
+  @Test
+  void theRanksSnapshotPartsMakeTheOneProcessSnapshot() {
+    try (PpoUpdater one = updater(null);
+        ThreadGangTrainer gang = gang(3)) {
+      for (WireType type : WireType.values()) {
+        WeightSnapshot whole = one.snapshot(4, type, SnapshotContent.WEIGHTS);
+        long biggest = 0;
+        for (int r = 0; r < 3; r++) {
+          WeightSnapshot part =
+              gang.rank(r).snapshot(4, type, SnapshotContent.WEIGHTS, new CheckpointShard(r, 3));
+          biggest = Math.max(biggest, part.byteSize());
+        }
+        assertTrue(biggest < whole.byteSize() * 2 / 3, "a rank sends " + biggest + " B");
+        assertArrayEquals(
+            SnapshotCodec.toArray(whole),
+            SnapshotCodec.toArray(gang.snapshot(4, type, SnapshotContent.WEIGHTS)),
+            type + ": the parts put together");
       }
     }
   }
@@ -126,7 +153,7 @@ class GangCheckpointTest {
   }
 
   private static ThreadGangTrainer gang(int size) {
-    return ThreadGangTrainer.start(size, Duration.ofSeconds(60), GangCheckpointTest::updater);
+    return ThreadGangTrainer.start(size, Duration.ofSeconds(60), GangPartsTest::updater);
   }
 
   private static Map<String, Double> grpoStep(Trainer t, List<TrainSample> batch) {
