@@ -194,7 +194,7 @@ class ModelGradCheckTest {
     Node resp = g.parameter("response_mask", DType.F64, Shape.of(B, T - 1));
     DecoderModel m = new DecoderModel(c);
     IntFunction<Node> bias = ModelPrograms.causal(g, c, in);
-    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), m.dense(bias, KvPolicy.SELF));
     TokenStats st = head.stats(g, m, in, h, temp);
     Node perToken = g.sub(g.mul(st.entropy(), g.full(st.entropy(), 0.3)), st.logp());
     Node loss = g.reduceSum(g.mul(resp, perToken), 0, 1);

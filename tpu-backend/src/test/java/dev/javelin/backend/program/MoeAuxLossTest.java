@@ -115,8 +115,7 @@ public class MoeAuxLossTest {
         in0.ids(),
         in0.cos(),
         in0.sin(),
-        ModelPrograms.causal(g, c, in0),
-        KvPolicy.SELF);
+        m.dense(ModelPrograms.causal(g, c, in0), KvPolicy.SELF));
     Program auxOnly = g.build(m.routerAuxLoss(g, in0.mask()));
     Program grad = Autodiff.gradientProgram(auxOnly, names);
     Map<String, Tensor> in = inputs(fx);
