@@ -17,6 +17,7 @@ import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.testing.RelError;
@@ -65,7 +66,8 @@ public class MoeAuxLossTest {
 
   @Test
   void denseLogProbProgramHasNoAuxLoss() {
-    ModelConfig dense = new ModelConfig(13, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16);
+    ModelConfig dense =
+        new ModelConfig(13, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
     assertEquals(2, ModelPrograms.logProbs(dense, 2, 5, 16).outputs().size());
   }
 
