@@ -19,9 +19,6 @@
 
 #define API(a) ((const PJRT_Api*)(intptr_t)(a))
 
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNIEnv* env, jclass cls,
-                                                                            jlong a, jlong buffer);
-
 /* Throws dev.javelin.backend.xla.PjrtException(code, message). */
 static void throw_pjrt(JNIEnv* env, int code, const char* msg, size_t len) {
   jclass cls = (*env)->FindClass(env, "dev/javelin/backend/xla/PjrtException");
@@ -89,6 +86,20 @@ static void destroy_error(const PJRT_Api* api, PJRT_Error* err) {
   api->PJRT_Error_Destroy(&e);
 }
 
+/* The PJRT object destroys: each returns the destroy's error (NULL when it succeeded), for the
+ * caller to report with check or drop with destroy_error. */
+static PJRT_Error* destroy_buffer(const PJRT_Api* api, PJRT_Buffer* buffer) {
+  PJRT_ARGS(PJRT_Buffer_Destroy_Args, d);
+  d.buffer = buffer;
+  return api->PJRT_Buffer_Destroy(&d);
+}
+
+static PJRT_Error* destroy_event(const PJRT_Api* api, PJRT_Event* event) {
+  PJRT_ARGS(PJRT_Event_Destroy_Args, d);
+  d.event = event;
+  return api->PJRT_Event_Destroy(&d);
+}
+
 /* Blocks until `event` completes; returns its error (NULL when it succeeded). */
 static PJRT_Error* wait_for(const PJRT_Api* api, PJRT_Event* event) {
   PJRT_ARGS(PJRT_Event_Await_Args, a);
@@ -102,9 +113,7 @@ static int finish_event(JNIEnv* env, const PJRT_Api* api, PJRT_Event* event,
                         PJRT_Error* await_err) {
   int failed = check(env, api, await_err);
   if (event == NULL) return failed;
-  PJRT_ARGS(PJRT_Event_Destroy_Args, d);
-  d.event = event;
-  PJRT_Error* derr = api->PJRT_Event_Destroy(&d);
+  PJRT_Error* derr = destroy_event(api, event);
   if (failed) {
     destroy_error(api, derr); /* the first exception stays pending */
     return 1;
@@ -128,6 +137,24 @@ static jlongArray handle_array(JNIEnv* env, void* const* handles, size_t n) {
   return out;
 }
 
+/* A new long[] holding v[0..n); NULL with an exception pending. */
+static jlongArray long_array(JNIEnv* env, const jlong* v, jsize n) {
+  jlongArray out = (*env)->NewLongArray(env, n);
+  if (out != NULL) (*env)->SetLongArrayRegion(env, out, 0, n, v);
+  return out;
+}
+
+/* The PJRT id (PJRT_DeviceDescription_Id) of a device description into *id; returns 1 when a Java
+ * exception is pending. */
+static int description_id(JNIEnv* env, const PJRT_Api* api, PJRT_DeviceDescription* description,
+                          jlong* id) {
+  PJRT_ARGS(PJRT_DeviceDescription_Id_Args, d);
+  d.device_description = description;
+  if (check(env, api, api->PJRT_DeviceDescription_Id(&d))) return 1;
+  *id = d.id;
+  return 0;
+}
+
 /* A Java string of the first n bytes of s (not NUL-terminated), cut to cap - 1 bytes. */
 static jstring bounded_string(JNIEnv* env, const char* s, size_t n, size_t cap) {
   char buf[512];
@@ -147,7 +174,7 @@ static PJRT_Executable* executable_of(JNIEnv* env, const PJRT_Api* api, jlong lo
   return g.executable;
 }
 
-/* Destroys an executable from executable_of. When `failed` or an exception is already pending its
+/* Destroys an unloaded executable (from executable_of or compileForTopology). When `failed` or an exception is already pending its
  * error is dropped and 1 returned; otherwise returns 1 when the destroy itself failed. */
 static int release_executable(JNIEnv* env, const PJRT_Api* api, PJRT_Executable* exe,
                               int failed) {
@@ -204,9 +231,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_apiVersion(
   const PJRT_Api* api = API(a);
   jlong v[3] = {(jlong)api->struct_size, api->pjrt_api_version.major_version,
                 api->pjrt_api_version.minor_version};
-  jlongArray out = (*env)->NewLongArray(env, 3);
-  if (out != NULL) (*env)->SetLongArrayRegion(env, out, 0, 3, v);
-  return out;
+  return long_array(env, v, 3);
 }
 
 JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_pluginInitialize(JNIEnv* env,
@@ -392,7 +417,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
   (*env)->ReleasePrimitiveArrayCritical(env, (jarray)data, host, JNI_ABORT);
   if (check(env, api, err)) return 0;
   if (finish_event(env, api, done, await_err)) {
-    Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(env, cls, a, (jlong)(intptr_t)args.buffer);
+    destroy_error(api, destroy_buffer(api, args.buffer)); /* the await's exception stays pending */
     return 0;
   }
   return (jlong)(intptr_t)args.buffer;
@@ -402,9 +427,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNI
                                                                             jclass cls, jlong a,
                                                                             jlong buffer) {
   const PJRT_Api* api = API(a);
-  PJRT_ARGS(PJRT_Buffer_Destroy_Args, args);
-  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
-  PJRT_Error* err = api->PJRT_Buffer_Destroy(&args);
+  PJRT_Error* err = destroy_buffer(api, (PJRT_Buffer*)(intptr_t)buffer);
   if ((*env)->ExceptionCheck(env)) {
     destroy_error(api, err);
     return;
@@ -446,11 +469,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIE
 /* Destroys every non-null buffer of outv[0..n). */
 static void destroy_buffers(const PJRT_Api* api, PJRT_Buffer** outv, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    if (outv[i] != NULL) {
-      PJRT_ARGS(PJRT_Buffer_Destroy_Args, d);
-      d.buffer = outv[i];
-      destroy_error(api, api->PJRT_Buffer_Destroy(&d));
-    }
+    if (outv[i] != NULL) destroy_error(api, destroy_buffer(api, outv[i]));
   }
 }
 
@@ -501,9 +520,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
     int failed = 0;
     for (jint d = 0; d < num_devices; d++) {
       if (failed) {
-        PJRT_ARGS(PJRT_Event_Destroy_Args, e);
-        e.event = done[d];
-        if (done[d] != NULL) destroy_error(api, api->PJRT_Event_Destroy(&e));
+        if (done[d] != NULL) destroy_error(api, destroy_event(api, done[d]));
       } else {
         failed = await_event(env, api, done[d]);
       }
@@ -535,10 +552,8 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_deviceIds(J
     PJRT_ARGS(PJRT_Device_GetDescription_Args, g);
     g.device = (PJRT_Device*)(intptr_t)dev;
     if (check(env, api, api->PJRT_Device_GetDescription(&g))) return NULL;
-    PJRT_ARGS(PJRT_DeviceDescription_Id_Args, d);
-    d.device_description = g.device_description;
-    if (check(env, api, api->PJRT_DeviceDescription_Id(&d))) return NULL;
-    jlong id = d.id;
+    jlong id;
+    if (description_id(env, api, g.device_description, &id)) return NULL;
     (*env)->SetLongArrayRegion(env, out, i, 1, &id);
   }
   return out;
@@ -707,10 +722,8 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDev
   if (check(env, api, api->PJRT_TopologyDescription_GetDeviceDescriptions(&args))) return NULL;
   jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_descriptions);
   for (size_t i = 0; out != NULL && i < args.num_descriptions; i++) {
-    PJRT_ARGS(PJRT_DeviceDescription_Id_Args, d);
-    d.device_description = args.descriptions[i];
-    if (check(env, api, api->PJRT_DeviceDescription_Id(&d))) return NULL;
-    jlong id = d.id;
+    jlong id;
+    if (description_id(env, api, args.descriptions[i], &id)) return NULL;
     (*env)->SetLongArrayRegion(env, out, (jsize)i, 1, &id);
   }
   if (out != NULL && args.num_descriptions > 0 && HAS_SLOT(api, PJRT_DeviceDescription_Kind)) {
@@ -747,9 +760,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compileForTopolo
 JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_unloadedExecutableDestroy(
     JNIEnv* env, jclass cls, jlong a, jlong executable) {
   const PJRT_Api* api = API(a);
-  PJRT_ARGS(PJRT_Executable_Destroy_Args, args);
-  args.executable = (PJRT_Executable*)(intptr_t)executable;
-  check(env, api, api->PJRT_Executable_Destroy(&args));
+  release_executable(env, api, (PJRT_Executable*)(intptr_t)executable, 0);
 }
 
 /* {generated code, argument, output, alias, temp} bytes per device of an unloaded executable. */
@@ -762,9 +773,7 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_compiledMem
   if (check(env, api, api->PJRT_Executable_GetCompiledMemoryStats(&args))) return NULL;
   jlong v[5] = {args.generated_code_size_in_bytes, args.argument_size_in_bytes,
                 args.output_size_in_bytes, args.alias_size_in_bytes, args.temp_size_in_bytes};
-  jlongArray out = (*env)->NewLongArray(env, 5);
-  if (out != NULL) (*env)->SetLongArrayRegion(env, out, 0, 5, v);
-  return out;
+  return long_array(env, v, 5);
 }
 
 /* XLA's cost analysis of an unloaded executable as "name\tvalue\n" lines (numeric properties). */

@@ -2,6 +2,7 @@ package dev.javelin.sampler;
 
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.PolicyModel;
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import java.util.Random;
 /** A micro random policy on the CPU device, and request builders, for engine tests. */
 final class TinyPolicy {
   static final ModelConfig CONFIG =
-      new ModelConfig(40, 64, 128, 2, 4, 2, 16, 10_000, 1e-6, true, true, 64);
+      new ModelConfig(40, 64, 128, 2, 4, 2, 16, 10_000, 1e-6, true, true, 64, LlamaFamily.QWEN2);
 
   private TinyPolicy() {}
 

@@ -1,6 +1,7 @@
 package dev.javelin.trainer;
 
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
@@ -19,7 +20,8 @@ public final class Fixtures {
 
   /** ~20k parameters, Llama-style (no qkv bias, untied head). */
   public static ModelConfig microConfig() {
-    return new ModelConfig(VOCAB, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, false, false, 64);
+    return new ModelConfig(
+        VOCAB, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, false, false, 64, LlamaFamily.LLAMA);
   }
 
   public static ModelCheckpoint microCheckpoint(long seed) {

@@ -156,7 +156,8 @@ public record ModelSection(
                   1e-6,
                   tieWordEmbeddings,
                   false,
-                  maxPositions));
+                  maxPositions,
+                  LlamaFamily.LLAMA));
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.spmd.MeshShape;
 import dev.javelin.recipes.cli.Main;
@@ -111,7 +112,8 @@ class ChipKeysTest {
   void tensorParallelMustSplitTheHeads() {
     ChipPlan p = plan("trainer.device=tpu", TP + "=4");
     // 6 heads, 2 key/value heads: tp 4 divides neither
-    ModelConfig c = new ModelConfig(64, 48, 64, 2, 6, 2, 8, 10000, 1e-6, true, false, 32);
+    ModelConfig c =
+        new ModelConfig(64, 48, 64, 2, 6, 2, 8, 10000, 1e-6, true, false, 32, LlamaFamily.LLAMA);
     String e = assertThrows(ConfigException.class, () -> p.checkModel(c)).getMessage();
     assertTrue(e.startsWith("recipe key '" + TP + "'") && e.contains("attention heads (6)"), e);
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import java.io.IOException;
 import java.io.InputStream;
@@ -113,7 +114,8 @@ class VerlPasteTest {
         "actor_rollout_ref.model.override_config.embd_pdrop=",
         "actor_rollout_ref.model.override_config.resid_pdrop=",
         "reward_model.reward_manager=");
-    ModelConfig base = new ModelConfig(10, 8, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 4096);
+    ModelConfig base =
+        new ModelConfig(10, 8, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 4096, LlamaFamily.LLAMA);
     ModelConfig applied = ModelOverrideKeys.from(c.settings()).apply(base);
     assertEquals(10240, applied.maxPositions());
     assertEquals(base.ropeTheta(), applied.ropeTheta());
@@ -224,7 +226,8 @@ class VerlPasteTest {
     assertTrue(
         c.notes().stream().anyMatch(n -> n.contains("use_cache=false has no effect here")),
         String.join("\n", c.notes()));
-    ModelConfig base = new ModelConfig(10, 8, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 64);
+    ModelConfig base =
+        new ModelConfig(10, 8, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 64, LlamaFamily.LLAMA);
     assertEquals(500000.0, ModelOverrideKeys.from(c.settings()).apply(base).ropeTheta());
   }
 

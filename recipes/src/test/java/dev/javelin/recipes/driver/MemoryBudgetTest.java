@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class MemoryBudgetTest {
   /** SmolLM2-135M's shape: 30 layers, hidden 576, 9/3 heads, 49,152 tokens, 8k positions. */
   private static final ModelConfig SMOLLM2 =
-      new ModelConfig(49152, 576, 1536, 30, 9, 3, 64, 100_000, 1e-5, true, false, 8192);
+      new ModelConfig(
+          49152, 576, 1536, 30, 9, 3, 64, 100_000, 1e-5, true, false, 8192, LlamaFamily.LLAMA);
 
   private static RecipeConfig arith(String... overrides) {
     return Recipes.load("recipes/arith-grpo.yaml", List.of(overrides));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.ModelConfigJson;
 import dev.javelin.backend.checkpoint.safetensors.StorageType;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.recipes.config.ConfigException;
 import dev.javelin.recipes.config.RecipeConfig;
@@ -27,7 +28,8 @@ class ModelInitTest {
   @TempDir Path tmp;
 
   private Path llamaCheckpoint() {
-    ModelConfig c = new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, false, 64);
+    ModelConfig c =
+        new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, false, 64, LlamaFamily.LLAMA);
     Path dir = tmp.resolve("llama");
     ModelCheckpoint.random(c, 1, 0.02).save(dir, "llama", StorageType.F32);
     return dir;
@@ -71,7 +73,8 @@ class ModelInitTest {
   /** A recipe that leaves model_type at its default takes a Qwen2 checkpoint as Qwen2. */
   @Test
   void theDefaultModelTypeDoesNotContradictTheCheckpoint() {
-    ModelConfig c = new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, true, 64);
+    ModelConfig c =
+        new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, true, 64, LlamaFamily.QWEN2);
     Path dir = tmp.resolve("qwen2");
     ModelCheckpoint.random(c, 1, 0.02).save(dir, "qwen2", StorageType.F32);
     RecipeConfig r = recipe(dir);
@@ -101,7 +104,8 @@ class ModelInitTest {
 
   @Test
   void nonFiniteWeightsAreOneLineAtLoad() {
-    ModelConfig c = new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, false, 64);
+    ModelConfig c =
+        new ModelConfig(64, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, false, 64, LlamaFamily.LLAMA);
     ModelCheckpoint w = ModelCheckpoint.random(c, 1, 0.02);
     var first = w.ordered().entrySet().iterator().next();
     first.getValue().data()[3] = Float.NaN;

@@ -2,6 +2,7 @@ package dev.javelin.sampler.bench;
 
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.runtime.PolicyModel;
 import dev.javelin.sampler.GenerationRequest;
@@ -24,7 +25,8 @@ import java.util.SplittableRandom;
  */
 public final class SamplerBench {
   static final ModelConfig ARITH =
-      new ModelConfig(89, 128, 352, 4, 4, 4, 32, 10_000, 1e-6, true, false, 64 + 128);
+      new ModelConfig(
+          89, 128, 352, 4, 4, 4, 32, 10_000, 1e-6, true, false, 64 + 128, LlamaFamily.LLAMA);
 
   private record Scenario(
       String name, int requests, int prompt, int maxNew, int slots, boolean greedy) {}

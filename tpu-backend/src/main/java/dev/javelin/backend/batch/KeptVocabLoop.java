@@ -65,7 +65,7 @@ final class KeptVocabLoop {
     ops.addAll(operands.subList(HIDDEN, operands.size()));
     Program body = backwardBody(ops, head, need[ROWS]);
     int blocks = operands.get(ROWS).shape().dim(0);
-    List<Node> res = Loop.apply(g, "vocab.vjp", body, blocks, 1, 6, false, ops);
+    List<Node> res = Loop.apply(g, "vocab.vjp", body, blocks, 1, 6, false, ops, null);
     Node[] out = new Node[operands.size()];
     out[HIDDEN] = need[HIDDEN] ? g.convert(res.get(0), hidden.dtype()) : null;
     out[ROWS] = need[ROWS] ? res.get(1) : null;

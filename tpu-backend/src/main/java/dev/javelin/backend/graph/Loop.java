@@ -73,20 +73,8 @@ public final class Loop {
    * @param body parameters: {@code carried} carries, {@code sliced} slices, then invariants;
    *     outputs: the new carries (same shapes and types), then the per-iteration outputs
    * @param operands initial carries, stacked inputs (trips, slice shape...), invariants
+   * @param backward the loop's own gradient, or null to differentiate its body (a scan)
    */
-  public static List<Node> apply(
-      GraphBuilder g,
-      String name,
-      Program body,
-      int trips,
-      int carried,
-      int sliced,
-      boolean reverse,
-      List<Node> operands) {
-    return apply(g, name, body, trips, carried, sliced, reverse, operands, null);
-  }
-
-  /** As above, the loop's gradient given by {@code backward} (null: only a scan has one). */
   public static List<Node> apply(
       GraphBuilder g,
       String name,

@@ -67,7 +67,8 @@ final class LoopVjp {
             1 + inv.size(),
             1 + sliced + ys.size(),
             !loop.reverse(),
-            ops);
+            ops,
+            null);
     out[0] = need[0] ? res.get(0) : null;
     for (int j = 0; j < inv.size(); j++) {
       out[inv.get(j)] = res.get(1 + j);

@@ -179,7 +179,7 @@ public final class BlockwiseAttention {
     ops.addAll(List.of(results.get(0), dacc, dl));
     Program body = backwardBody(ops, operands.get(3).shape().dim(3)); // (blocks, B, Hkv, blk, Dh)
     int blocks = operands.get(3).shape().dim(0);
-    List<Node> res = Loop.apply(g, "attention.vjp", body, blocks, 1, 5, false, ops);
+    List<Node> res = Loop.apply(g, "attention.vjp", body, blocks, 1, 5, false, ops, null);
     Node[] out = new Node[operands.size()];
     Node q = operands.get(8);
     out[3] = need[3] ? res.get(1) : null;

@@ -49,26 +49,6 @@ public final class DecoderModel {
   }
 
   /**
-   * Final hidden states (B, T, D), after the last RMSNorm.
-   *
-   * @param ids token ids (B, T) i32
-   * @param cos rotary cosines gathered at each token's position (B, T, {@link RopeTable#width})
-   * @param sin rotary sines (B, T, {@link RopeTable#width})
-   * @param bias each block's additive attention bias (B, T, S): 0 where attending is allowed
-   *     ({@link AttentionMasks#perLayer})
-   */
-  public Node hidden(
-      GraphBuilder g,
-      ModelWeights w,
-      Node ids,
-      Node cos,
-      Node sin,
-      IntFunction<Node> bias,
-      KvPolicy kv) {
-    return hidden(g, w, ids, cos, sin, dense(bias, kv));
-  }
-
-  /**
    * How one layer's tokens attend to each other: rotated queries (B, T, H, Dh) and keys, values (B,
    * T, Hkv, Dh) in, context (B, T, H·Dh) out. {@link #dense} is every row on its own; {@link
    * PrefixPrograms} shares each prompt's keys between the responses that follow it.
@@ -90,8 +70,13 @@ public final class DecoderModel {
   }
 
   /**
-   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, IntFunction, KvPolicy)} with
-   * any layout.
+   * Final hidden states (B, T, D), after the last RMSNorm.
+   *
+   * @param ids token ids (B, T) i32
+   * @param cos rotary cosines gathered at each token's position (B, T, {@link RopeTable#width})
+   * @param sin rotary sines (B, T, {@link RopeTable#width})
+   * @param layout how each block's tokens attend: {@link #dense} with each block's additive bias
+   *     (B, T, S) from {@link AttentionMasks#perLayer}, or a shared-prefix layout
    */
   public Node hidden(
       GraphBuilder g, ModelWeights w, Node ids, Node cos, Node sin, Attention layout) {
@@ -109,19 +94,15 @@ public final class DecoderModel {
   /** The hidden states (B, T, D) after block i of h (its weights {@code w.layer(i, ...)}). */
   Node layer(GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
     int rope = c.architecture().attention(i).rope();
-    return layerRotatedBy(g, w, i, h, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope), layout);
+    return layerRotatedBy(
+        g, w, i, h, ropeColumns(g, cos, rope), ropeColumns(g, sin, rope), layout, routerLogits);
   }
 
   /**
-   * As {@link #layer} with block i's own rotary columns already taken from the tables (B, T, Dh/2):
-   * the scanned blocks pick them per layer inside the loop.
+   * As {@link #layer} with block i's own rotary columns already taken from the tables (B, T, Dh/2)
+   * (the scanned blocks pick them per layer inside the loop), a routed block adding its router
+   * logits to {@code router}.
    */
-  Node layerRotatedBy(
-      GraphBuilder g, ModelWeights w, int i, Node h, Node cos, Node sin, Attention layout) {
-    return layerRotatedBy(g, w, i, h, cos, sin, layout, routerLogits);
-  }
-
-  /** As above, a routed block adding its router logits to {@code router}. */
   Node layerRotatedBy(
       GraphBuilder g,
       ModelWeights w,
@@ -156,9 +137,10 @@ public final class DecoderModel {
   }
 
   /**
-   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, IntFunction, KvPolicy)} with
-   * {@link KvPolicy#SELF}, the blocks run by {@code layers}: unrolled, or as one loop over the
-   * layer weights stacked inside the program ({@link ScannedLayers}) where the model allows it.
+   * As {@link #hidden(GraphBuilder, ModelWeights, Node, Node, Node, Attention)} with causal
+   * attention and {@link KvPolicy#SELF}, the blocks run by {@code layers}: unrolled, or as one loop
+   * over the layer weights stacked inside the program ({@link ScannedLayers}) where the model
+   * allows it.
    */
   public Node hidden(
       GraphBuilder g,

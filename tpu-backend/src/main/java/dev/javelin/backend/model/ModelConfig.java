@@ -37,36 +37,6 @@ public record ModelConfig(
     int maxPositions,
     Architecture architecture) {
 
-  /** A Llama-block config: Qwen2 when it has q/k/v biases, else Llama. */
-  public ModelConfig(
-      int vocabSize,
-      int hidden,
-      int intermediate,
-      int layers,
-      int heads,
-      int kvHeads,
-      int headDim,
-      double ropeTheta,
-      double rmsNormEps,
-      boolean tieWordEmbeddings,
-      boolean qkvBias,
-      int maxPositions) {
-    this(
-        vocabSize,
-        hidden,
-        intermediate,
-        layers,
-        heads,
-        kvHeads,
-        headDim,
-        ropeTheta,
-        rmsNormEps,
-        tieWordEmbeddings,
-        qkvBias,
-        maxPositions,
-        qkvBias ? LlamaFamily.QWEN2 : LlamaFamily.LLAMA);
-  }
-
   public ModelConfig {
     Objects.requireNonNull(architecture, "architecture");
     positive("vocabSize", vocabSize);
@@ -198,11 +168,13 @@ public record ModelConfig(
 
   /** ~5M parameters: the "tiny" benchmark model. */
   public static ModelConfig tiny() {
-    return new ModelConfig(4096, 256, 1024, 4, 8, 4, 32, 10_000, 1e-6, true, true, 256);
+    return new ModelConfig(
+        4096, 256, 1024, 4, 8, 4, 32, 10_000, 1e-6, true, true, 256, LlamaFamily.QWEN2);
   }
 
   /** ~50M parameters: the "small" benchmark model. */
   public static ModelConfig small() {
-    return new ModelConfig(16384, 512, 1792, 12, 8, 4, 64, 10_000, 1e-6, true, true, 256);
+    return new ModelConfig(
+        16384, 512, 1792, 12, 8, 4, 64, 10_000, 1e-6, true, true, 256, LlamaFamily.QWEN2);
   }
 }

@@ -126,8 +126,8 @@ public final class ModelPrograms {
 
   static Node forwardLogits(GraphBuilder g, ModelConfig c, Inputs in) {
     DecoderModel m = new DecoderModel(c);
-    Node h =
-        m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), causal(g, c, in), KvPolicy.SELF);
+    DecoderModel.Attention layout = m.dense(causal(g, c, in), KvPolicy.SELF);
+    Node h = m.hidden(g, in.compute(), in.ids(), in.cos(), in.sin(), layout);
     return m.logits(g, in.compute(), h);
   }
 
@@ -257,7 +257,8 @@ public final class ModelPrograms {
           return new KvPolicy.Kv(k, v);
         };
     DecoderModel m = new DecoderModel(c);
-    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), causal(g, c, in), write);
+    Node h =
+        m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), m.dense(causal(g, c, in), write));
     Node lengths = g.reduceSum(in.mask(), 1); // (B)
     Node rowStart = g.mul(g.iota(DType.F32, Shape.of(b), 0), g.full(lengths, t));
     Node last = g.convert(g.add(rowStart, g.sub(lengths, g.full(lengths, 1))), DType.I32);

@@ -40,19 +40,10 @@ public final class PrefixPrograms {
    * response_mask (B, R), prefix_row (B) i32, positions (N) i32, score_rows (B·R) i32 (the token
    * row whose hidden state predicts each response token), rope tables of {@code maxPos} positions,
    * temperature. Outputs: [logp (B, R), entropy (B, R)] of the response tokens, then for a
-   * Mixture-of-Experts model the load-balancing loss over the unpadded token rows (f32 scalar).
+   * Mixture-of-Experts model the load-balancing loss over the unpadded token rows (f32 scalar). The
+   * adapters of {@code lora} (parameters A, B after the weights) apply where it has any; the model
+   * computes in {@code compute} (bf16: cast from the f32 weights).
    */
-  public static Program logProbs(ModelConfig c, int groups, int p, int b, int r, int maxPos) {
-    return logProbs(c, groups, p, b, r, maxPos, LoraConfig.NONE);
-  }
-
-  /** As above through the adapters of {@code lora} (parameters A, B after the weights). */
-  public static Program logProbs(
-      ModelConfig c, int groups, int p, int b, int r, int maxPos, LoraConfig lora) {
-    return logProbs(c, groups, p, b, r, maxPos, lora, DType.F32);
-  }
-
-  /** As above with the model computing in {@code compute} (bf16: cast from the f32 weights). */
   public static Program logProbs(
       ModelConfig c, int groups, int p, int b, int r, int maxPos, LoraConfig lora, DType compute) {
     GraphBuilder g = new GraphBuilder(logProbsName(groups, p, b, r, lora, compute));

@@ -90,9 +90,14 @@ public final class SlotPrograms {
             in.ids(),
             in.cos(),
             in.sin(),
-            AttentionMasks.perLayer(
-                g, c, AttentionMasks.decode(g, visible), g.reshape(in.positions(), b, 1), slots),
-            update);
+            m.dense(
+                AttentionMasks.perLayer(
+                    g,
+                    c,
+                    AttentionMasks.decode(g, visible),
+                    g.reshape(in.positions(), b, 1),
+                    slots),
+                update));
     List<Node> outs = new ArrayList<>();
     outs.add(m.logits(g, in.weights(), g.reshape(h, b, c.hidden())));
     outs.addAll(cacheOut);

@@ -37,20 +37,15 @@ public final class TrainPrograms {
    * step. Outputs: [loss, grad norm, applied, new weights..., new m..., new v...].
    */
   public static Program fused(ModelConfig c, int b, int t, int p, TokenLoss loss, AdamWConfig cfg) {
-    return fused(c, b, t, p, loss, cfg, Remat.NONE);
-  }
-
-  /** As above, keeping for the backward pass what {@code remat} says. */
-  public static Program fused(
-      ModelConfig c, int b, int t, int p, TokenLoss loss, AdamWConfig cfg, Remat remat) {
-    return fused(c, b, t, p, loss, cfg, remat, DType.F32);
+    return fused(c, b, t, p, loss, cfg, Remat.NONE, DType.F32);
   }
 
   /**
-   * As above with the model computing in {@code compute} ({@link
-   * ModelPrograms#logProbs(ModelConfig, int, int, int, LoraConfig, DType)}): with bf16 the step
-   * casts a bf16 copy from the f32 master weights, runs forward and backward on it, and updates the
-   * f32 masters and f32 AdamW moments with the f32 gradients that come back through the casts.
+   * As above, keeping for the backward pass what {@code remat} says, with the model computing in
+   * {@code compute} ({@link ModelPrograms#logProbs(ModelConfig, int, int, int, LoraConfig,
+   * DType)}): with bf16 the step casts a bf16 copy from the f32 master weights, runs forward and
+   * backward on it, and updates the f32 masters and f32 AdamW moments with the f32 gradients that
+   * come back through the casts.
    */
   public static Program fused(
       ModelConfig c,

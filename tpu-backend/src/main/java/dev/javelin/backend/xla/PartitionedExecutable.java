@@ -25,18 +25,17 @@ final class PartitionedExecutable extends PjrtExecutable {
       XlaDevice device, Program program, ProgramSharding sharding, long handle, Donation donation) {
     super(device, program, handle, donation);
     this.sharding = sharding;
-    this.positions = positions(device, sharding.mesh(), handle);
+    this.positions = positions(chips(), sharding.mesh());
   }
 
-  private static int[] positions(XlaDevice device, Mesh mesh, long handle) {
-    long[] devices = PjrtNative.executableDevices(device.api(), handle);
-    if (devices.length != mesh.size()) {
+  private static int[] positions(List<Integer> chips, Mesh mesh) {
+    if (chips.size() != mesh.size()) {
       throw new IllegalStateException(
-          "PJRT placed the program on " + devices.length + " devices, the mesh has " + mesh.size());
+          "PJRT placed the program on " + chips.size() + " devices, the mesh has " + mesh.size());
     }
-    int[] pos = new int[devices.length];
-    for (int k = 0; k < devices.length; k++) {
-      pos[k] = mesh.deviceIds().indexOf(device.client().idOf(devices[k]));
+    int[] pos = new int[chips.size()];
+    for (int k = 0; k < pos.length; k++) {
+      pos[k] = mesh.deviceIds().indexOf(chips.get(k));
       if (pos[k] < 0) {
         throw new IllegalStateException("PJRT placed the program outside the mesh " + mesh);
       }

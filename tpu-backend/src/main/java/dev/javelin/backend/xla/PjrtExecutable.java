@@ -7,6 +7,7 @@ import dev.javelin.backend.Executable;
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Program;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,6 +37,15 @@ abstract class PjrtExecutable extends PjrtHandle implements Executable {
   @Override
   final void destroy(long h) {
     PjrtNative.executableDestroy(device.api(), h);
+  }
+
+  /** The PJRT ids of the chips PJRT placed this executable on, in the order execute takes them. */
+  final List<Integer> chips() {
+    List<Integer> ids = new ArrayList<>();
+    for (long d : PjrtNative.executableDevices(device.api(), handle())) {
+      ids.add(device.client().idOf(d));
+    }
+    return ids;
   }
 
   /** Runs the executable over {@code args} (one per device, flattened); returns output handles. */

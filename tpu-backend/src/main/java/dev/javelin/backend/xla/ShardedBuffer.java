@@ -85,13 +85,12 @@ public final class ShardedBuffer implements DeviceBuffer {
   /** Bytes the block at {@code position} occupies on its device, as the plugin reports them. */
   @Override
   public long bytesOnChip(int position) {
-    return PjrtNative.bufferOnDeviceSize(device.api(), shards.get(position).handle());
+    return shards.get(position).onDeviceBytes();
   }
 
   /** The PJRT id of the device holding the block at {@code position}. */
   public int deviceId(int position) {
-    long handle = PjrtNative.bufferDevice(device.api(), shards.get(position).handle());
-    return device.client().idOf(handle);
+    return shards.get(position).chip();
   }
 
   XlaDevice device() {

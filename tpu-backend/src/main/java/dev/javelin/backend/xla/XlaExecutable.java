@@ -16,15 +16,6 @@ final class XlaExecutable extends PjrtExecutable {
     super(device, program, handle, donation);
   }
 
-  /** The PJRT ids of the chips PJRT placed this executable on. */
-  List<Integer> chips() {
-    List<Integer> ids = new ArrayList<>();
-    for (long d : PjrtNative.executableDevices(device.api(), handle())) {
-      ids.add(device.client().idOf(d));
-    }
-    return ids;
-  }
-
   @Override
   public List<DeviceBuffer> run(List<? extends DeviceBuffer> arguments) {
     List<Node> params = parameters(arguments);

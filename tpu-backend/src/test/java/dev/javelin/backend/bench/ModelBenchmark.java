@@ -11,6 +11,7 @@ import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.cpu.CpuDevice;
 import dev.javelin.backend.graph.GraphBuilder;
 import dev.javelin.backend.graph.Node;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.TokenLoss;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -84,7 +85,8 @@ public final class ModelBenchmark {
     return switch (name) {
       case "small" -> ModelConfig.small();
       case "smollm2" ->
-          new ModelConfig(49_152, 576, 1536, 30, 9, 3, 64, 100_000, 1e-5, true, false, 8192);
+          new ModelConfig(
+              49_152, 576, 1536, 30, 9, 3, 64, 100_000, 1e-5, true, false, 8192, LlamaFamily.LLAMA);
       default -> ModelConfig.tiny();
     };
   }

@@ -5,6 +5,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModelProgramsTest {
   private static final ModelConfig MICRO =
-      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
 
   /** Whole-model tolerance: the products accumulate in f32 here and in f64 in the reference. */
   private static final double TOL = 1e-4;

@@ -11,6 +11,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class GangUpdaterTest {
   private static final ModelConfig CONFIG =
-      new ModelConfig(24, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, false, false, 64);
+      new ModelConfig(24, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, false, false, 64, LlamaFamily.LLAMA);
   private static final ModelCheckpoint INITIAL = ModelCheckpoint.random(CONFIG, 11, 0.1);
   private static final int STEPS = 10;
   private static final int MICRO = 5; // uneven over 2 and 3 ranks

@@ -23,9 +23,11 @@ class ModelConfigTest {
   @Test
   void readsTransformersConfigs() {
     ModelConfig q = HfFixture.load("qwen2-tiny").config();
-    assertEquals(new ModelConfig(96, 32, 64, 2, 4, 2, 8, 1e6, 1e-6, true, true, 64), q);
+    assertEquals(
+        new ModelConfig(96, 32, 64, 2, 4, 2, 8, 1e6, 1e-6, true, true, 64, LlamaFamily.QWEN2), q);
     ModelConfig l = HfFixture.load("llama-tiny").config();
-    assertEquals(new ModelConfig(96, 32, 64, 2, 4, 2, 8, 1e4, 1e-6, false, false, 64), l);
+    assertEquals(
+        new ModelConfig(96, 32, 64, 2, 4, 2, 8, 1e4, 1e-6, false, false, 64, LlamaFamily.LLAMA), l);
   }
 
   @Test
@@ -67,12 +69,16 @@ class ModelConfigTest {
     var e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new ModelConfig(10, 8, 16, 1, 3, 2, 4, 1e4, 1e-6, true, false, 8));
+            () ->
+                new ModelConfig(
+                    10, 8, 16, 1, 3, 2, 4, 1e4, 1e-6, true, false, 8, LlamaFamily.LLAMA));
     assertTrue(e.getMessage().contains("kvHeads"), e.getMessage());
     e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new ModelConfig(10, 0, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 8));
+            () ->
+                new ModelConfig(
+                    10, 0, 16, 1, 2, 2, 4, 1e4, 1e-6, true, false, 8, LlamaFamily.LLAMA));
     assertTrue(e.getMessage().contains("hidden"), e.getMessage());
   }
 

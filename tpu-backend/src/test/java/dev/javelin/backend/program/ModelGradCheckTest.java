@@ -20,6 +20,7 @@ import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.model.WeightSpec;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModelGradCheckTest {
   private static final ModelConfig TINY =
-      new ModelConfig(13, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16);
+      new ModelConfig(13, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
   private static final int B = 2;
   private static final int T = 5;
   private static final double EPS = 1e-5;
@@ -52,7 +53,7 @@ class ModelGradCheckTest {
   }
 
   private static ModelConfig untiedNoBias() {
-    return new ModelConfig(13, 8, 12, 1, 2, 1, 4, 500, 1e-5, false, false, 16);
+    return new ModelConfig(13, 8, 12, 1, 2, 1, 4, 500, 1e-5, false, false, 16, LlamaFamily.LLAMA);
   }
 
   private static void check(ModelConfig c) {
@@ -128,8 +129,10 @@ class ModelGradCheckTest {
    */
   @Test
   void vocabularyLoopGivesTheSameGradients() {
-    ModelConfig tied = new ModelConfig(12, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16);
-    ModelConfig untied = new ModelConfig(12, 8, 12, 1, 2, 1, 4, 500, 1e-5, false, false, 16);
+    ModelConfig tied =
+        new ModelConfig(12, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
+    ModelConfig untied =
+        new ModelConfig(12, 8, 12, 1, 2, 1, 4, 500, 1e-5, false, false, 16, LlamaFamily.LLAMA);
     for (ModelConfig c : List.of(tied, untied)) {
       Map<String, Tensor> args = inputs(c, new Random(11));
       List<Tensor> want = gradients(c, args, new HeadTiles(T, 12), Remat.NONE);
@@ -194,7 +197,7 @@ class ModelGradCheckTest {
     Node resp = g.parameter("response_mask", DType.F64, Shape.of(B, T - 1));
     DecoderModel m = new DecoderModel(c);
     IntFunction<Node> bias = ModelPrograms.causal(g, c, in);
-    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), bias, KvPolicy.SELF);
+    Node h = m.hidden(g, in.weights(), in.ids(), in.cos(), in.sin(), m.dense(bias, KvPolicy.SELF));
     TokenStats st = head.stats(g, m, in, h, temp);
     Node perToken = g.sub(g.mul(st.entropy(), g.full(st.entropy(), 0.3)), st.logp());
     Node loss = g.reduceSum(g.mul(resp, perToken), 0, 1);

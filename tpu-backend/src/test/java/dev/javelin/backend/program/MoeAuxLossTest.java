@@ -17,6 +17,7 @@ import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.DecoderModel;
 import dev.javelin.backend.model.HfFixture;
 import dev.javelin.backend.model.KvPolicy;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.testing.RelError;
@@ -65,7 +66,8 @@ public class MoeAuxLossTest {
 
   @Test
   void denseLogProbProgramHasNoAuxLoss() {
-    ModelConfig dense = new ModelConfig(13, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16);
+    ModelConfig dense =
+        new ModelConfig(13, 8, 12, 2, 4, 2, 2, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
     assertEquals(2, ModelPrograms.logProbs(dense, 2, 5, 16).outputs().size());
   }
 
@@ -115,8 +117,7 @@ public class MoeAuxLossTest {
         in0.ids(),
         in0.cos(),
         in0.sin(),
-        ModelPrograms.causal(g, c, in0),
-        KvPolicy.SELF);
+        m.dense(ModelPrograms.causal(g, c, in0), KvPolicy.SELF));
     Program auxOnly = g.build(m.routerAuxLoss(g, in0.mask()));
     Program grad = Autodiff.gradientProgram(auxOnly, names);
     Map<String, Tensor> in = inputs(fx);

@@ -60,8 +60,7 @@ class MoeRoutingTest {
         in.ids(),
         in.cos(),
         in.sin(),
-        ModelPrograms.causal(g, c, in),
-        KvPolicy.SELF);
+        m.dense(ModelPrograms.causal(g, c, in), KvPolicy.SELF));
     List<Node> outs = new ArrayList<>();
     for (Node logits : m.routerLogits()) {
       outs.add(moe.routes(g, logits));

@@ -8,6 +8,7 @@ import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.testing.RelError;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class SlotDecoderSharedPrefillTest {
   private static final ModelConfig CONFIG =
-      new ModelConfig(40, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, true, 32);
+      new ModelConfig(40, 32, 64, 2, 4, 2, 8, 10_000, 1e-6, true, true, 32, LlamaFamily.QWEN2);
   private static final int ROWS = 12;
   private static final int S = 24;
 

@@ -9,6 +9,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.LayerLoop;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class ShardPlanTest {
   // vocab 64, hidden 32, MLP 48, 2 layers, 4 heads, 2 kv heads of 8, untied, qkv bias
   private static final ModelConfig MICRO =
-      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 16);
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 16, LlamaFamily.QWEN2);
   private static final String Q = WeightSpec.layer(0, "self_attn.q_proj.weight");
   private static final String QB = WeightSpec.layer(0, "self_attn.q_proj.bias");
   private static final String O = WeightSpec.layer(0, "self_attn.o_proj.weight");
@@ -132,13 +133,15 @@ class ShardPlanTest {
     assertEquals(Sharding.split(0, "tp"), weight(tpOnly, WeightSpec.EMBED));
     assertEquals(Sharding.replicated(), weight(tpOnly, NORM));
     // a vocabulary tp does not divide stays whole (a 65-row embedding on 2 chips)
-    ModelConfig odd = new ModelConfig(65, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 16);
+    ModelConfig odd =
+        new ModelConfig(65, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 16, LlamaFamily.QWEN2);
     assertEquals(
         Sharding.replicated(),
         ShardPlan.of(Mesh.of("tp", 2), odd).of(WeightSpec.EMBED, Shape.of(65, 32)));
     assertEquals(Sharding.replicated(), tpOnly.of(ModelPrograms.INPUT_IDS, Shape.of(4, 6)));
     // a tied table (looked up and multiplied) stays whole over tp; fsdp still splits it
-    ModelConfig tied = new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+    ModelConfig tied =
+        new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
     assertEquals(
         Sharding.replicated(),
         ShardPlan.of(Mesh.of("tp", 2), tied).of(WeightSpec.EMBED, Shape.of(64, 32)));
@@ -191,7 +194,8 @@ class ShardPlanTest {
 
   @Test
   void badMeshesAreNamed() {
-    ModelConfig threeHeads = new ModelConfig(64, 24, 48, 1, 3, 3, 8, 10_000, 1e-6, true, false, 16);
+    ModelConfig threeHeads =
+        new ModelConfig(64, 24, 48, 1, 3, 3, 8, 10_000, 1e-6, true, false, 16, LlamaFamily.LLAMA);
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class, () -> ShardPlan.of(Mesh.of("tp", 2), threeHeads));

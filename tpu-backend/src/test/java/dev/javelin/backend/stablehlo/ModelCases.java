@@ -5,6 +5,7 @@ import dev.javelin.backend.Shape;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.VjpPrograms;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -32,7 +33,7 @@ import java.util.Random;
  */
 final class ModelCases {
   static final ModelConfig MICRO =
-      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
   private static final int B = 2;
   private static final int T = 6;
   private static final int S = 8;

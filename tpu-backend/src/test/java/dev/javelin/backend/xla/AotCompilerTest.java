@@ -12,6 +12,7 @@ import dev.javelin.backend.Donation;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.model.CausalAttention;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
@@ -144,7 +145,8 @@ class AotCompilerTest {
    */
   @Test
   void blockwiseAttentionTemporariesGrowLinearlyOnTpu() {
-    ModelConfig c = new ModelConfig(64, 32, 48, 1, 4, 2, 8, 10_000, 1e-6, true, true, 4096);
+    ModelConfig c =
+        new ModelConfig(64, 32, 48, 1, 4, 2, 8, 10_000, 1e-6, true, true, 4096, LlamaFamily.QWEN2);
     long[][] temps = new long[2][2]; // [dense, blockwise][1024, 2048]
     try (AotCompiler aot = AotCompiler.open(TpuTopology.parse("v6e-8"))) {
       for (int form = 0; form < 2; form++) {

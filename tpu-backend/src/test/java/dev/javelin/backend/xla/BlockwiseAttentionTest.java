@@ -18,6 +18,7 @@ import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.CausalAttention;
 import dev.javelin.backend.model.Gemma3Family;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.program.ModelPrograms;
@@ -52,7 +53,8 @@ class BlockwiseAttentionTest {
 
   /** Qwen2-style: q/k/v biases, tied head, grouped-query attention (2 query heads per kv head). */
   private static ModelConfig micro(int layers) {
-    return new ModelConfig(64, 32, 48, layers, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+    return new ModelConfig(
+        64, 32, 48, layers, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
   }
 
   /** Gemma 3-style: sliding-window blocks (3 tokens) around a global one. */

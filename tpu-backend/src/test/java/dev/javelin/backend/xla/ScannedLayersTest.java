@@ -13,6 +13,7 @@ import dev.javelin.backend.graph.Remat;
 import dev.javelin.backend.graph.VjpPrograms;
 import dev.javelin.backend.model.Gemma3Family;
 import dev.javelin.backend.model.LayerLoop;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.MoeFeedForward;
@@ -56,7 +57,8 @@ class ScannedLayersTest {
 
   /** Qwen2-style: q/k/v biases, tied head, grouped-query attention. */
   private static ModelConfig micro(int layers) {
-    return new ModelConfig(64, 32, 48, layers, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+    return new ModelConfig(
+        64, 32, 48, layers, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
   }
 
   /**

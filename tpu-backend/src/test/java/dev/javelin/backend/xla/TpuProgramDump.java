@@ -6,6 +6,7 @@ import dev.javelin.backend.graph.Autodiff;
 import dev.javelin.backend.graph.Barriers;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -45,7 +46,8 @@ public final class TpuProgramDump {
 
   /** Qwen2.5-0.5B's shape with {@code layers} layers and {@code positions} positions. */
   static ModelConfig qwen05b(int layers, int positions) {
-    return new ModelConfig(151_936, 896, 4864, layers, 14, 2, 64, 1e6, 1e-6, true, true, positions);
+    return new ModelConfig(
+        151_936, 896, 4864, layers, 14, 2, 64, 1e6, 1e-6, true, true, positions, LlamaFamily.QWEN2);
   }
 
   public static void main(String[] args) throws Exception {

@@ -16,6 +16,7 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Op.Direction;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.RopeTable;
 import dev.javelin.backend.program.ModelPrograms;
@@ -197,7 +198,8 @@ class XlaCpuDeviceTest {
 
   @Test
   void modelForwardMatchesCpu() {
-    ModelConfig c = new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+    ModelConfig c =
+        new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
     Program forward = ModelPrograms.forward(c, 2, 6, c.maxPositions());
     RopeTable rope = RopeTable.compute(c, c.maxPositions());
     Random rng = new Random(7);

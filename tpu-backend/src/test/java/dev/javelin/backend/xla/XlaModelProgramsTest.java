@@ -15,6 +15,7 @@ import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.graph.Remat;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
@@ -45,7 +46,7 @@ class XlaModelProgramsTest {
 
   /** Qwen2-style micro config: q/k/v biases, tied head, grouped-query attention. */
   private static final ModelConfig MICRO =
-      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
 
   /**
    * bf16 programs, relative error (max|a - e| / max|e|). Measured: log-probs 1.0e-3, train-step

@@ -14,6 +14,7 @@ import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.batch.TokenLogProbs;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.model.LayerLoop;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.LoraAdapters;
 import dev.javelin.backend.model.LoraConfig;
 import dev.javelin.backend.model.ModelConfig;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.Test;
 class XlaShardedPolicyTest {
   // vocab 64, hidden 32, MLP 48, 2 layers, 4 heads, 2 kv heads of 8, untied head, qkv bias
   static final ModelConfig MICRO =
-      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 32);
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, false, true, 32, LlamaFamily.QWEN2);
   private static final int STEPS = 20;
 
   /** Measured: see the printed worst errors (summation order only). */

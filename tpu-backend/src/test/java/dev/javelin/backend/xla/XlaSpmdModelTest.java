@@ -10,6 +10,7 @@ import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.Program;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.Test;
 class XlaSpmdModelTest {
   private static final Mesh FSDP = Mesh.of("fsdp", 4);
   private static final ModelConfig MICRO =
-      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16);
+      new ModelConfig(64, 32, 48, 2, 4, 2, 8, 10_000, 1e-6, true, true, 16, LlamaFamily.QWEN2);
   private static final int B = 4;
   private static final int T = 6;
 

@@ -3,6 +3,7 @@ package dev.javelin.trainer.bench;
 import dev.javelin.backend.Device;
 import dev.javelin.backend.Devices;
 import dev.javelin.backend.checkpoint.ModelCheckpoint;
+import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
@@ -37,7 +38,9 @@ public final class TrainerBench {
     int steps = args.length > 0 ? Integer.parseInt(args[0]) : 30;
     int micro = args.length > 1 ? Integer.parseInt(args[1]) : 256;
     boolean skipOld = args.length > 2 && Boolean.parseBoolean(args[2]);
-    ModelConfig c = new ModelConfig(VOCAB, 128, 384, 4, 4, 4, 32, 10_000, 1e-6, true, false, 32);
+    ModelConfig c =
+        new ModelConfig(
+            VOCAB, 128, 384, 4, 4, 4, 32, 10_000, 1e-6, true, false, 32, LlamaFamily.LLAMA);
     ModelCheckpoint init = ModelCheckpoint.random(c, 1, 0.02);
     TrainerConfig cfg =
         TrainerConfig.of(
