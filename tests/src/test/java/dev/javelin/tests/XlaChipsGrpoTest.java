@@ -43,6 +43,52 @@ class XlaChipsGrpoTest {
 
   @Test
   void trainerOnTwoChipsAndSamplersOnOneEachMatchOneChip(@TempDir Path dir) throws Exception {
+    Path sharded = dir.resolve("fsdp2");
+    List<String> opened = opened(() -> run(sharded, "trainer.n_gpus_per_node=2"));
+    assertTrue(opened.contains("xla:cpu@0-1"), "trainer on chips 0-1: " + opened);
+    assertTrue(opened.contains("xla:cpu@2"), "sampler 0 on chip 2: " + opened);
+    assertTrue(opened.contains("xla:cpu@3"), "sampler 1 on chip 3: " + opened);
+
+    Path single = dir.resolve("one");
+    run(single, "trainer.n_gpus_per_node=1");
+    Map<Integer, Double> score = TinyRuns.series(sharded, "critic/score/mean");
+    assertEquals(STEPS, score.size(), "one metrics line per step");
+    assertEquals(TinyRuns.series(single, "critic/score/mean"), score, "rewards per step");
+    Map<Integer, Double> oneLoss = TinyRuns.series(single, "actor/pg_loss");
+    Map<Integer, Double> fsdpLoss = TinyRuns.series(sharded, "actor/pg_loss");
+    double worst = 0;
+    for (var e : fsdpLoss.entrySet()) {
+      worst = Math.max(worst, Math.abs(e.getValue() - oneLoss.get(e.getKey())));
+    }
+    System.out.println("pg_loss |fsdp 2 - one chip| max over steps: " + worst);
+    TinyRuns.assertSeriesClose(oneLoss, fsdpLoss, "pg_loss, fsdp 2 vs one chip,");
+  }
+
+  /**
+   * Two data-parallel trainer ranks in this JVM, each on a chip of its own (the samplers on the
+   * chips after theirs), end each step with the one-rank run's rewards and, to f32 summation order,
+   * its policy losses.
+   */
+  @Test
+  void twoTrainerRanksOnChipsOfTheirOwnMatchOneRank(@TempDir Path dir) throws Exception {
+    Path ranks = dir.resolve("ranks");
+    List<String> opened = opened(() -> run(ranks, "trainer.n_gpus_per_node=1", "trainer.nnodes=2"));
+    for (String chip : List.of("xla:cpu@0", "xla:cpu@1", "xla:cpu@2", "xla:cpu@3")) {
+      assertTrue(opened.contains(chip), chip + " opened: " + opened);
+    }
+    Path single = dir.resolve("one");
+    run(single, "trainer.n_gpus_per_node=1");
+    Map<Integer, Double> score = TinyRuns.series(ranks, "critic/score/mean");
+    assertEquals(STEPS, score.size(), "one metrics line per step");
+    assertEquals(TinyRuns.series(single, "critic/score/mean"), score, "rewards per step");
+    TinyRuns.assertSeriesClose(
+        TinyRuns.series(single, "actor/pg_loss"),
+        TinyRuns.series(ranks, "actor/pg_loss"),
+        "pg_loss, 2 ranks vs one,");
+  }
+
+  /** The chip specs the XLA devices opened while {@code body} ran. */
+  private static List<String> opened(Runnable body) {
     List<String> opened = new ArrayList<>();
     Logger xlaLog = Logger.getLogger("dev.javelin.backend.xla.XlaDevice");
     Handler capture =
@@ -65,39 +111,21 @@ class XlaChipsGrpoTest {
         };
     xlaLog.addHandler(capture);
     xlaLog.setLevel(Level.INFO);
-    Path sharded = dir.resolve("fsdp2");
     try {
-      run(sharded, "trainer.n_gpus_per_node=2");
+      body.run();
     } finally {
       xlaLog.removeHandler(capture);
     }
-    assertTrue(opened.contains("xla:cpu@0-1"), "trainer on chips 0-1: " + opened);
-    assertTrue(opened.contains("xla:cpu@2"), "sampler 0 on chip 2: " + opened);
-    assertTrue(opened.contains("xla:cpu@3"), "sampler 1 on chip 3: " + opened);
-
-    Path single = dir.resolve("one");
-    run(single, "trainer.n_gpus_per_node=1");
-    Map<Integer, Double> score = TinyRuns.series(sharded, "critic/score/mean");
-    assertEquals(STEPS, score.size(), "one metrics line per step");
-    assertEquals(TinyRuns.series(single, "critic/score/mean"), score, "rewards per step");
-    Map<Integer, Double> oneLoss = TinyRuns.series(single, "actor/pg_loss");
-    Map<Integer, Double> fsdpLoss = TinyRuns.series(sharded, "actor/pg_loss");
-    double worst = 0;
-    for (var e : fsdpLoss.entrySet()) {
-      worst = Math.max(worst, Math.abs(e.getValue() - oneLoss.get(e.getKey())));
+    synchronized (opened) {
+      return new ArrayList<>(opened);
     }
-    System.out.println("pg_loss |fsdp 2 - one chip| max over steps: " + worst);
-    TinyRuns.assertSeriesClose(oneLoss, fsdpLoss, "pg_loss, fsdp 2 vs one chip,");
   }
 
-  private static void run(Path dir, String trainerChips) {
-    TinyRuns.runTiny(
-        "recipes/arith-grpo.yaml",
-        dir,
-        STEPS,
-        "trainer.device=xla:cpu",
-        "trainer.samplers=2",
-        "trainer.ray=local",
-        trainerChips);
+  private static void run(Path dir, String... chips) {
+    List<String> o =
+        new ArrayList<>(
+            List.of("trainer.device=xla:cpu", "trainer.samplers=2", "trainer.ray=local"));
+    o.addAll(List.of(chips));
+    TinyRuns.runTiny("recipes/arith-grpo.yaml", dir, STEPS, o.toArray(String[]::new));
   }
 }

@@ -14,8 +14,8 @@ import java.util.List;
  * {@code javelin plan} with {@code trainer.nnodes=H}: the trainer laid over H hosts of a multi-host
  * slice, as one SPMD program over their {@code H x trainer.n_gpus_per_node} chips (how a
  * multi-controller trainer runs, one process per host), samplers on the chips left. Only the plan
- * takes this form: a run refuses {@code trainer.nnodes} > 1 on a TPU, as a trainer that spans hosts
- * is not built.
+ * takes this form: a run with {@code trainer.nnodes} > 1 runs data-parallel ranks, each over its
+ * own host's chips, whose gradients meet through the gang's store.
  */
 final class PlanHosts {
   /** Chips per host of the slices libtpu names: one host up to 8 chips, else hosts of 4. */
@@ -27,7 +27,7 @@ final class PlanHosts {
   static RecipeConfig load(
       String recipeArg, List<String> overrides, TpuTopology topology, PrintStream out) {
     List<String> all = new ArrayList<>(overrides);
-    Settings raw = Recipes.settings(recipeArg, all); // the records refuse nnodes > 1 on a tpu
+    Settings raw = Recipes.settings(recipeArg, all);
     int nodes = raw.getInt(ChipKeys.TRAINER_NODES);
     if (nodes <= 1) {
       return Recipes.load(recipeArg, all);
@@ -57,8 +57,8 @@ final class PlanHosts {
     all.add(ChipKeys.TRAINER_CHIPS.assign(nodes * perNode));
     out.printf(
         "plan: trainer over %d of %s's %d hosts (%s x %s = %d chips, one program over all of"
-            + " them), samplers on the other chips; compile check only, a run across hosts is not"
-            + " built%n",
+            + " them), samplers on the other chips; compile check only (a run across hosts runs a"
+            + " data-parallel rank per host)%n",
         nodes,
         topology.name(),
         hosts,

@@ -29,8 +29,9 @@ public final class ChipKeys {
           "trainer.nnodes",
           KeyType.INT,
           1,
-          "data-parallel trainer ranks (a cpu or ref device); above 1 threads of one JVM"
-              + " (trainer.ray=off or local) or Ray worker processes (trainer.ray=cluster)");
+          "data-parallel trainer ranks, each over trainer.n_gpus_per_node chips of its own; above"
+              + " 1 threads of one JVM (trainer.ray=off or local) or Ray worker processes, one per"
+              + " host (trainer.ray=cluster)");
   public static final KeySpec GANG_PLACEMENT =
       KEYS.of(
           "trainer.gang_placement",
@@ -121,27 +122,12 @@ public final class ChipKeys {
   }
 
   /**
-   * {@code trainer.nnodes}: above 1 a gang of trainer ranks, each with its own host device: threads
-   * of this JVM, or worker processes on a Ray cluster; a trainer spread over accelerator chips of
-   * several hosts is not built.
+   * {@code trainer.nnodes}: above 1 a gang of data-parallel trainer ranks, threads of this JVM
+   * (each on chips of its own) or worker processes on a Ray cluster (each on its host's chips),
+   * whose gradients are summed through the gang's store.
    */
   private static int trainerRanks(Settings s) {
-    int ranks = s.positiveInt(TRAINER_NODES);
-    if (ranks == 1) {
-      return 1;
-    }
-    String device = s.getString(TrainerSection.DEVICE);
-    Checks.require(
-        HOST_DEVICES.contains(device),
-        TRAINER_NODES.name(),
-        ranks
-            + " trainer ranks each hold the model on a host device: they need trainer.device=cpu"
-            + " or ref (got "
-            + device
-            + "); a trainer across hosts' accelerator chips is not built yet, give one trainer"
-            + " more chips with "
-            + TRAINER_CHIPS.name());
-    return ranks;
+    return s.positiveInt(TRAINER_NODES);
   }
 
   /** {@code trainer.gang_placement}: how a gang's ranks spread over a cluster's nodes. */

@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Which chips each actor of a run owns ({@link ChipKeys}): on one host the trainer takes chips
- * {@code 0..T-1} and sampler {@code i} the {@code rolloutTp} chips after the trainer's and the
- * samplers' before it, so no two actors share a chip. A host device ({@code cpu}, {@code ref}) has
- * one chip that everyone uses.
+ * {@code 0..T-1} (rank {@code r} of a gang in this process {@code rT..rT+T-1}) and sampler {@code
+ * i} the {@code rolloutTp} chips after the trainer's and the samplers' before it, so no two actors
+ * share a chip. A host device ({@code cpu}, {@code ref}) has one chip that everyone uses.
  *
  * @param device {@code trainer.device}, the plugin without chips
  * @param trainer the trainer's mesh
@@ -29,24 +29,36 @@ public record ChipPlan(
     this(device, trainer, rolloutTp, samplers, host, 1);
   }
 
-  /** Chips all actors need together. */
+  /** Chips all actors need together on one host (every trainer rank's, then the samplers'). */
   public int totalChips() {
-    return trainer.chips() + samplers * rolloutTp;
+    return trainerRanks * trainer.chips() + samplers * rolloutTp;
   }
 
-  /** The trainer's chips. */
+  /** The trainer's chips (its first rank's). */
   public List<Integer> trainerChips() {
-    return range(0, trainer.chips());
+    return trainerChips(0);
+  }
+
+  /**
+   * The chips of trainer rank {@code rank} when the ranks share this host: after the ranks before.
+   */
+  public List<Integer> trainerChips(int rank) {
+    return range(rank * trainer.chips(), trainer.chips());
   }
 
   /** Sampler {@code i}'s chips. */
   public List<Integer> samplerChips(int i) {
-    return range(trainer.chips() + i * rolloutTp, rolloutTp);
+    return range(trainerRanks * trainer.chips() + i * rolloutTp, rolloutTp);
   }
 
   /** The spec the trainer opens in this process: its chips, e.g. {@code tpu@0-3}. */
   public String trainerSpec() {
-    return host ? device : ChipSpec.format(device, trainerChips());
+    return trainerSpec(0);
+  }
+
+  /** The spec trainer rank {@code rank} opens when the ranks share this host. */
+  public String trainerSpec(int rank) {
+    return host ? device : ChipSpec.format(device, trainerChips(rank));
   }
 
   /** The spec sampler {@code i} opens in this process, e.g. {@code tpu@4-5}. */
@@ -70,7 +82,7 @@ public record ChipPlan(
           "recipe key '"
               + ChipKeys.TRAINER_CHIPS.name()
               + "': the trainer's "
-              + trainer.chips()
+              + trainerRanks * trainer.chips()
               + " chips + "
               + samplers
               + " samplers × "

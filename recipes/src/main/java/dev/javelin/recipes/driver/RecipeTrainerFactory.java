@@ -20,6 +20,7 @@ import dev.javelin.trainer.engine.UpdaterOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Builds the trainer inside a {@code TrainerActor} from a recipe: the spec is the resolved recipe
@@ -50,7 +51,7 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     Rank rank = Rank.of(recipe);
     int ranks = recipe.chips().trainerRanks();
     if (ranks > 1) {
-      // each rank its own host device and copy of the weights; rank 0 checkpoints and syncs
+      // each rank its own device (chips of its own) and copy of the weights
       return ThreadGangTrainer.start(ranks, GANG_TIMEOUT, rank::updater);
     }
     return rank.updater(null);
@@ -69,16 +70,23 @@ public final class RecipeTrainerFactory implements TrainerFactory {
     return GANG_TIMEOUT;
   }
 
-  /** What every rank of a recipe's trainer is built from. */
+  /**
+   * What every rank of a recipe's trainer is built from; {@code specs} maps a rank to the device it
+   * opens (its own chips when the ranks share this host, all granted chips in a cluster worker).
+   */
   private record Rank(
-      String device, ModelCheckpoint initial, TrainerConfig config, UpdaterOptions options) {
+      IntFunction<String> specs,
+      ModelCheckpoint initial,
+      TrainerConfig config,
+      UpdaterOptions options) {
     static Rank of(RecipeConfig recipe) {
       int steps = Math.max(1, recipe.trainer().totalTrainingSteps());
       ChipPlan chips = recipe.chips();
       String device = recipe.trainer().device();
       // A cluster worker sees only the chips Ray granted it; in one JVM the spec names the chips.
       GrantedChips.limit(device);
-      String spec = recipe.trainer().ray() == RayMode.CLUSTER ? device : chips.trainerSpec();
+      IntFunction<String> specs =
+          recipe.trainer().ray() == RayMode.CLUSTER ? r -> device : chips::trainerSpec;
       TrainerConfig config =
           recipe.trainerConfig(steps).toBuilder()
               .modelType(ModelInit.modelType(recipe))
@@ -90,13 +98,14 @@ public final class RecipeTrainerFactory implements TrainerFactory {
               recipe.lora(),
               LoraKeys.seed(recipe.settings()),
               MixedPrecisionKeys.computeDType(recipe.settings()));
-      return new Rank(spec, ModelInit.initial(recipe), config, options);
+      return new Rank(specs, ModelInit.initial(recipe), config, options);
     }
 
     /** A rank's updater on a device of its own; {@code gang} null for a trainer of one rank. */
     PpoUpdater updater(Gang gang) {
       UpdaterOptions o = gang == null ? options : options.withGang(gang);
-      return PpoUpdater.owning(Devices.open(device), initial, config, o);
+      return PpoUpdater.owning(
+          Devices.open(specs.apply(gang == null ? 0 : gang.rank())), initial, config, o);
     }
   }
 }

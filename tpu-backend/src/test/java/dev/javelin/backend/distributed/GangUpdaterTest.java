@@ -64,12 +64,26 @@ class GangUpdaterTest {
     assertGangMatchesSingle(2, DType.BF16);
   }
 
+  /**
+   * Ranks whose model runs on an XLA device (each rank its own PJRT client, as each host's process
+   * would have on its own chips); the gang's sums still go through its store.
+   */
+  @Test
+  void twoRanksOnXlaDevicesMatchOneProcess() throws Exception {
+    assertGangMatchesSingle(2, DType.F32, "xla:cpu");
+  }
+
   private static void assertGangMatchesSingle(int size) throws Exception {
     assertGangMatchesSingle(size, DType.F32);
   }
 
   private static void assertGangMatchesSingle(int size, DType compute) throws Exception {
-    Run single = run(GradientReducer.LOCAL, compute);
+    assertGangMatchesSingle(size, compute, "cpu");
+  }
+
+  private static void assertGangMatchesSingle(int size, DType compute, String device)
+      throws Exception {
+    Run single = run(GradientReducer.LOCAL, compute, device);
     assertEquals(STEPS * MICRO, single.computed().size());
     List<Gang> gangs = Gang.inProcess(size, Duration.ofSeconds(60));
     ExecutorService pool = Executors.newFixedThreadPool(size);
@@ -79,7 +93,7 @@ class GangUpdaterTest {
           pool.submit(
               () -> {
                 try (g) {
-                  return run(new GangReducer(g), compute);
+                  return run(new GangReducer(g), compute, device);
                 }
               }));
     }
@@ -124,10 +138,10 @@ class GangUpdaterTest {
     assertTrue(moved > 1e-4, "the steps barely moved the weights: " + moved);
   }
 
-  private static Run run(GradientReducer reducer, DType compute) {
+  private static Run run(GradientReducer reducer, DType compute, String device) {
     List<StepResult> steps = new ArrayList<>();
     List<Integer> computed = new ArrayList<>();
-    try (Device cpu = Devices.open("cpu");
+    try (Device cpu = Devices.open(device);
         PolicyModel model = PolicyModel.of(cpu, INITIAL, compute);
         PolicyOptimizer opt =
             new PolicyOptimizer(
