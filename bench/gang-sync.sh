@@ -15,8 +15,11 @@ cpfile="$root/trainer/target/bench-classpath.txt"
 # shellcheck disable=SC2086  # MVN_EXTRA holds several words on purpose
 ./mvnw -B -q -pl trainer -am test-compile -Dspotless.check.skip=true ${MVN_EXTRA:-}
 # shellcheck disable=SC2086
-./mvnw -B -q -pl trainer dependency:build-classpath -Dmdep.outputFile="$cpfile" ${MVN_EXTRA:-} >/dev/null
-cp="trainer/target/classes:trainer/target/test-classes:$(cat "$cpfile")"
+./mvnw -B -q -pl trainer dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin \
+  -Dmdep.outputFile="$cpfile" ${MVN_EXTRA:-} >/dev/null
+# this checkout's modules, not whatever an earlier install left in the local repository
+mods="tpu-backend/target/classes:grpo/target/classes:weight-sync/target/classes"
+cp="trainer/target/classes:trainer/target/test-classes:$mods:$(cat "$cpfile")"
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -Xmx12g -cp "$cp" dev.javelin.trainer.bench.GangSyncBench "$model" "${2:-2}" "${3:-7}" "${4:-bf16}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
