@@ -10,6 +10,7 @@ import dev.javelin.grpo.KlEstimator;
 import dev.javelin.grpo.PolicyLossConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /** A micro model and random GRPO-shaped batches for trainer tests. */
@@ -89,5 +90,19 @@ public final class Fixtures {
       t[i] = rng.nextInt(VOCAB);
     }
     return t;
+  }
+
+  /**
+   * VeRL's order through the {@link Trainer} interface: old and reference log-probs, then the
+   * update (the configs of the gang tests all use a reference model).
+   */
+  public static Map<String, Double> grpoStep(Trainer t, List<TrainSample> batch) {
+    float[][] old = t.logProbs(batch, PolicyRole.ACTOR);
+    float[][] ref = t.logProbs(batch, PolicyRole.REFERENCE);
+    List<TrainSample> ready = new ArrayList<>();
+    for (int i = 0; i < batch.size(); i++) {
+      ready.add(batch.get(i).withOldLogProbs(old[i]).withRefLogProbs(ref[i]));
+    }
+    return t.update(ready);
   }
 }

@@ -12,7 +12,6 @@ import dev.javelin.backend.checkpoint.ModelCheckpoint;
 import dev.javelin.backend.checkpoint.safetensors.CheckpointShard;
 import dev.javelin.backend.distributed.Gang;
 import dev.javelin.trainer.Fixtures;
-import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
@@ -26,9 +25,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -157,13 +156,7 @@ class GangPartsTest {
   }
 
   private static Map<String, Double> grpoStep(Trainer t, List<TrainSample> batch) {
-    float[][] old = t.logProbs(batch, PolicyRole.ACTOR);
-    float[][] ref = t.logProbs(batch, PolicyRole.REFERENCE);
-    List<TrainSample> ready = new ArrayList<>();
-    for (int i = 0; i < batch.size(); i++) {
-      ready.add(batch.get(i).withOldLogProbs(old[i]).withRefLogProbs(ref[i]));
-    }
-    Map<String, Double> m = new java.util.TreeMap<>(t.update(ready));
+    Map<String, Double> m = new TreeMap<>(Fixtures.grpoStep(t, batch));
     m.keySet().removeIf(k -> k.startsWith("timing_s/"));
     return m;
   }

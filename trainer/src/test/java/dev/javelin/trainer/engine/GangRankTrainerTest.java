@@ -14,7 +14,6 @@ import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.GangRankException;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
-import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -56,8 +55,8 @@ class GangRankTrainerTest {
             assertArrayEquals(want[i], g[i], "sample " + i);
           }
         }
-        Map<String, Double> a = grpoStep(threads, batch);
-        List<Map<String, Double>> b = onBoth(pool, ranks, t -> grpoStep(t, batch));
+        Map<String, Double> a = Fixtures.grpoStep(threads, batch);
+        List<Map<String, Double>> b = onBoth(pool, ranks, t -> Fixtures.grpoStep(t, batch));
         assertEquals(strip(a), strip(b.get(0)), "rank 0's metrics");
         assertEquals(strip(a), strip(b.get(1)), "rank 1's metrics");
       }
@@ -170,17 +169,6 @@ class GangRankTrainerTest {
   private static PpoUpdater updater(TrainerConfig c, Gang g) {
     return PpoUpdater.owning(
         Devices.open("cpu"), INITIAL, c, UpdaterOptions.defaults().withGang(g));
-  }
-
-  /** VeRL's order through the {@link Trainer} interface, as ThreadGangTrainerTest drives it. */
-  private static Map<String, Double> grpoStep(Trainer t, List<TrainSample> batch) {
-    float[][] old = t.logProbs(batch, PolicyRole.ACTOR);
-    float[][] ref = t.logProbs(batch, PolicyRole.REFERENCE);
-    List<TrainSample> ready = new ArrayList<>();
-    for (int i = 0; i < batch.size(); i++) {
-      ready.add(batch.get(i).withOldLogProbs(old[i]).withRefLogProbs(ref[i]));
-    }
-    return t.update(ready);
   }
 
   /** Metrics without wall times, which differ between any two runs. */

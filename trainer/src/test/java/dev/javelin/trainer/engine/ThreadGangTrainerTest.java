@@ -11,10 +11,8 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.grpo.correction.RolloutProbsDiff;
 import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.GangRankException;
-import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
-import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +38,7 @@ class ThreadGangTrainerTest {
         ThreadGangTrainer gang = gang(2, c)) {
       for (int step = 0; step < 3; step++) {
         List<TrainSample> batch = Fixtures.batch(100 + step, 4, 4); // 16: two mini-batches
-        assertMetricsClose(grpoStep(one, batch), grpoStep(gang, batch));
+        assertMetricsClose(Fixtures.grpoStep(one, batch), Fixtures.grpoStep(gang, batch));
       }
       assertRanksEqualAndClose(one, gang);
       assertEquals(one.optimizerSteps(), gang.optimizerSteps());
@@ -117,13 +115,14 @@ class ThreadGangTrainerTest {
                 Duration.ofMinutes(2),
                 g -> updater(g.rank() == 1 && built.getAndIncrement() == 0 ? odd : c, g))) {
       GangRankException e =
-          assertThrows(GangRankException.class, () -> grpoStep(gang, Fixtures.batch(501, 2, 4)));
+          assertThrows(
+              GangRankException.class, () -> Fixtures.grpoStep(gang, Fixtures.batch(501, 2, 4)));
       assertEquals(1, e.rank(), e.getMessage());
       gang.restart();
       assertEquals(0, gang.optimizerSteps(), "a restarted gang starts from the initial model");
       for (int step = 0; step < 2; step++) {
         List<TrainSample> batch = Fixtures.batch(510 + step, 2, 4);
-        assertMetricsClose(grpoStep(fresh, batch), grpoStep(gang, batch));
+        assertMetricsClose(Fixtures.grpoStep(fresh, batch), Fixtures.grpoStep(gang, batch));
       }
       for (int rank = 0; rank < 2; rank++) {
         int r = rank;
@@ -144,17 +143,6 @@ class ThreadGangTrainerTest {
 
   private static ThreadGangTrainer gang(int size, TrainerConfig c) {
     return ThreadGangTrainer.start(size, Duration.ofSeconds(60), g -> updater(c, g));
-  }
-
-  /** VeRL's order, as {@link PpoUpdaterTest#grpoStep}, through the {@link Trainer} interface. */
-  private static Map<String, Double> grpoStep(Trainer t, List<TrainSample> batch) {
-    float[][] old = t.logProbs(batch, PolicyRole.ACTOR);
-    float[][] ref = t.logProbs(batch, PolicyRole.REFERENCE);
-    List<TrainSample> ready = new ArrayList<>();
-    for (int i = 0; i < batch.size(); i++) {
-      ready.add(batch.get(i).withOldLogProbs(old[i]).withRefLogProbs(ref[i]));
-    }
-    return t.update(ready);
   }
 
   private static void assertMetricsClose(Map<String, Double> want, Map<String, Double> got) {
