@@ -9,6 +9,9 @@ cpfile="$root/trainer/target/bench-classpath.txt"
 # shellcheck disable=SC2086  # the *_OPTS / *_EXTRA / *_OVERRIDES variables hold several words on purpose
 ./mvnw -B -q -pl trainer -am test-compile -Dspotless.check.skip=true ${MVN_EXTRA:-}
 # shellcheck disable=SC2086  # the *_OPTS / *_EXTRA / *_OVERRIDES variables hold several words on purpose
-./mvnw -B -q -pl trainer dependency:build-classpath -Dmdep.outputFile="$cpfile" ${MVN_EXTRA:-} >/dev/null
-cp="trainer/target/classes:trainer/target/test-classes:$(cat "$cpfile")"
+./mvnw -B -q -pl trainer dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin \
+  -Dmdep.outputFile="$cpfile" ${MVN_EXTRA:-} >/dev/null
+# this checkout's modules, not whatever an earlier install left in the local repository
+mods="tpu-backend/target/classes:grpo/target/classes:weight-sync/target/classes"
+cp="trainer/target/classes:trainer/target/test-classes:$mods:$(cat "$cpfile")"
 java -cp "$cp" dev.javelin.trainer.bench.TrainerBench "${1:-30}" "${2:-256}" "${3:-false}"

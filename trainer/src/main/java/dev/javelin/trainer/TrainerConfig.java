@@ -251,12 +251,22 @@ public record TrainerConfig(
    * K mini-batches per batch.
    */
   public boolean oldLogProbsInUpdate() {
+    return oldLogProbsInUpdate(loss, ppoEpochs);
+  }
+
+  /** {@link #oldLogProbsInUpdate()} of a trainer with this loss and epoch count. */
+  public static boolean oldLogProbsInUpdate(ActorLossConfig loss, int ppoEpochs) {
     RolloutCorrectionConfig rc = loss.policyLoss().rolloutCorrection();
     return !rc.bypassMode() && !rc.enabled() && ppoEpochs == 1;
   }
 
   /** Whether the old log-probs are the sampler's ({@code bypass_mode}) rather than recomputed. */
   public boolean bypassesOldLogProbs() {
+    return bypassesOldLogProbs(loss);
+  }
+
+  /** {@link #bypassesOldLogProbs()} of a trainer with this loss. */
+  public static boolean bypassesOldLogProbs(ActorLossConfig loss) {
     return loss.policyLoss().rolloutCorrection().bypassMode();
   }
 

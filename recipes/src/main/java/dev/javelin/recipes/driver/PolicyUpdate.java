@@ -1,5 +1,6 @@
 package dev.javelin.recipes.driver;
 
+import dev.javelin.grpo.ActorLossConfig;
 import dev.javelin.grpo.AdvantageInput;
 import dev.javelin.recipes.config.RecipeConfig;
 import dev.javelin.recipes.task.PromptedExample;
@@ -86,19 +87,18 @@ final class PolicyUpdate {
             : timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
     Map<String, Double> shapingMetrics = new LinkedHashMap<>();
     double[] scores = shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
-    TrainerConfig tc = recipe.trainerConfig(1);
     UnaryOperator<AdvantageInput> baseline = baselines(step, prompts, shapingMetrics, timer);
     Advantages.Result adv;
     List<TrainSample> samples;
     if (shaping.klInReward()) {
-      adv = klShaped(gen, scores, tc, shapingMetrics, timer, baseline);
+      adv = klShaped(gen, scores, shapingMetrics, timer, baseline);
       samples = adv.samples();
     } else {
       adv =
           timer.time(
               "adv",
               () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm(), baseline));
-      samples = logProbs(adv.samples(), tc, recipe.actor().loss().useKlLoss(), timer);
+      samples = logProbs(adv.samples(), recipe.actor().loss().useKlLoss(), timer);
     }
     List<TrainSample> ready = samples;
     Map<String, Double> m =
@@ -135,16 +135,12 @@ final class PolicyUpdate {
   private Advantages.Result klShaped(
       GenerationResult gen,
       double[] scores,
-      TrainerConfig tc,
       Map<String, Double> metrics,
       PhaseTimer timer,
       UnaryOperator<AdvantageInput> baseline) {
     List<TrainSample> lp =
         logProbs(
-            Advantages.compute(gen.rollouts(), scores, recipe.algorithm()).samples(),
-            tc,
-            true,
-            timer);
+            Advantages.compute(gen.rollouts(), scores, recipe.algorithm()).samples(), true, timer);
     UnaryOperator<AdvantageInput> kl = shaping.klPenalty(lp, metrics);
     Advantages.Result adv =
         timer.time(
@@ -164,11 +160,14 @@ final class PolicyUpdate {
 
   /** Old log-probs (unless the trainer takes them itself), then reference ones when asked. */
   private List<TrainSample> logProbs(
-      List<TrainSample> samples, TrainerConfig tc, boolean reference, PhaseTimer timer) {
+      List<TrainSample> samples, boolean reference, PhaseTimer timer) {
     List<TrainSample> out = samples;
+    ActorLossConfig loss = recipe.actor().loss();
     // The KL in the reward needs π_old before the update, so the update cannot take it itself.
-    boolean needOld = shaping.klInReward() || !tc.oldLogProbsInUpdate();
-    if (!tc.bypassesOldLogProbs() && needOld) {
+    boolean needOld =
+        shaping.klInReward()
+            || !TrainerConfig.oldLogProbsInUpdate(loss, recipe.actor().ppoEpochs());
+    if (!TrainerConfig.bypassesOldLogProbs(loss) && needOld) {
       List<TrainSample> in = out;
       out = timer.time("old_log_prob", () -> withLogProbs(in, PolicyRole.ACTOR));
     }
