@@ -2,6 +2,7 @@ package dev.javelin.trainer;
 
 import dev.javelin.backend.Devices;
 import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.engine.UpdaterOptions;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,6 +24,7 @@ public final class MicroTrainerFactory implements TrainerFactory {
     return PpoUpdater.owning(
         Devices.open("cpu"),
         Fixtures.microCheckpoint(Long.parseLong(p[0])),
-        Fixtures.klConfig(Integer.parseInt(p[1]), Integer.parseInt(p[2])));
+        Fixtures.klConfig(Integer.parseInt(p[1]), Integer.parseInt(p[2])),
+        UpdaterOptions.defaults());
   }
 }

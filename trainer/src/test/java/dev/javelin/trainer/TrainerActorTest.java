@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javelin.backend.Devices;
 import dev.javelin.trainer.codec.TrainerCodec;
 import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.engine.UpdaterOptions;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.WeightSnapshot;
 import io.ray.api.ActorHandle;
@@ -81,7 +82,10 @@ class TrainerActorTest {
     TrainerActor direct =
         new TrainerActor(
             PpoUpdater.owning(
-                Devices.open("cpu"), Fixtures.microCheckpoint(5), Fixtures.config(8, 8)));
+                Devices.open("cpu"),
+                Fixtures.microCheckpoint(5),
+                Fixtures.config(8, 8),
+                UpdaterOptions.defaults()));
     assertThrows(IllegalArgumentException.class, () -> direct.update(new byte[] {1, 2, 3}));
     direct.close();
   }

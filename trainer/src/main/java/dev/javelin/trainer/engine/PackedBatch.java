@@ -6,7 +6,9 @@ import dev.javelin.backend.batch.PrefixBatch;
 import dev.javelin.backend.batch.SequenceBatch;
 import dev.javelin.backend.batch.TokenBatch;
 import dev.javelin.backend.model.ModelConfig;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Prompt+response pairs in the layout the model runs fastest ({@link SequenceBatch#pack}: each
@@ -41,6 +43,18 @@ final class PackedBatch {
   /** Packs rows of {@code prompts.get(i)} followed by {@code responses.get(i)}. */
   static PackedBatch of(List<int[]> prompts, List<int[]> responses, ModelConfig c) {
     return new PackedBatch(SequenceBatch.pack(prompts, responses, c), prompts, responses);
+  }
+
+  /** Packs {@code items}, each split into its prompt and its response ids. */
+  static <T> PackedBatch of(
+      List<T> items, Function<T, int[]> prompt, Function<T, int[]> response, ModelConfig c) {
+    List<int[]> prompts = new ArrayList<>(items.size());
+    List<int[]> responses = new ArrayList<>(items.size());
+    for (T t : items) {
+      prompts.add(prompt.apply(t));
+      responses.add(response.apply(t));
+    }
+    return of(prompts, responses, c);
   }
 
   SequenceBatch tokens() {

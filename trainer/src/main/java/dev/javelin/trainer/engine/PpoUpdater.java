@@ -70,14 +70,9 @@ public final class PpoUpdater implements Trainer {
     this(device, initial, config, options, false);
   }
 
-  /** Like the constructor, but {@link #close} also closes {@code device} (for factories). */
-  public static PpoUpdater owning(Device device, ModelCheckpoint initial, TrainerConfig config) {
-    return new PpoUpdater(device, initial, config, UpdaterOptions.defaults(), true);
-  }
-
   /**
-   * With {@code options}, closing {@code device} on {@link #close}: a trainer that opened its chips
-   * gives them back (and its share of the PJRT client) when it ends.
+   * Like the constructor, but {@link #close} also closes {@code device}: a trainer that opened its
+   * chips gives them back (and its share of the PJRT client) when it ends.
    */
   public static PpoUpdater owning(
       Device device, ModelCheckpoint initial, TrainerConfig config, UpdaterOptions options) {
@@ -384,13 +379,7 @@ public final class PpoUpdater implements Trainer {
 
   private <T> PackedBatch pack(
       List<T> items, Function<T, int[]> prompt, Function<T, int[]> response) {
-    List<int[]> prompts = new ArrayList<>(items.size());
-    List<int[]> responses = new ArrayList<>(items.size());
-    for (T t : items) {
-      prompts.add(prompt.apply(t));
-      responses.add(response.apply(t));
-    }
-    return PackedBatch.of(prompts, responses, policy.config());
+    return PackedBatch.of(items, prompt, response, policy.config());
   }
 
   @Override

@@ -52,7 +52,8 @@ public final class GangSyncBench {
             ActorLossConfig.of(PolicyLossConfig.defaults()));
     double[] one;
     long whole;
-    try (PpoUpdater t = PpoUpdater.owning(Devices.open("cpu"), init, cfg)) {
+    try (PpoUpdater t =
+        PpoUpdater.owning(Devices.open("cpu"), init, cfg, UpdaterOptions.defaults())) {
       one = time(t, type, reps);
       whole = t.snapshot(0, type, SnapshotContent.WEIGHTS).byteSize();
     }
