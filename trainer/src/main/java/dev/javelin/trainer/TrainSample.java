@@ -86,6 +86,12 @@ public record TrainSample(
         promptUid, promptIds, responseIds, rolloutLogProbs, score, advantages, oldLogProbs, ref);
   }
 
+  /** This sample with the advantages Â_t, (R). */
+  public TrainSample withAdvantages(double[] adv) {
+    return new TrainSample(
+        promptUid, promptIds, responseIds, rolloutLogProbs, score, adv, oldLogProbs, refLogProbs);
+  }
+
   private static void requireLength(String uid, String field, int actual, int want) {
     if (actual != want) {
       throw new IllegalArgumentException(

@@ -1,7 +1,6 @@
 package dev.javelin.recipes.driver;
 
 import dev.javelin.grpo.AdvantageInput;
-import dev.javelin.grpo.AdvantageResult;
 import dev.javelin.grpo.AlgorithmConfig;
 import dev.javelin.sampler.Rollout;
 import dev.javelin.trainer.TrainSample;
@@ -23,40 +22,54 @@ public final class Advantages {
 
   /** Builds the trainer's samples for {@code rollouts} scored {@code scores}. */
   public static Result compute(List<Rollout> rollouts, double[] scores, AlgorithmConfig config) {
-    return compute(rollouts, scores, config, in -> in);
+    return compute(samples(rollouts, scores), config, in -> in);
   }
 
   /**
-   * As {@link #compute(List, double[], AlgorithmConfig)}, with {@code shaping} applied to the (B,
-   * T) token rewards before the estimator (the in-reward KL penalty).
+   * The trainer's samples for {@code rollouts} scored {@code scores}, before the advantage stage:
+   * every Â_t is 0 until {@link #compute(List, AlgorithmConfig, UnaryOperator)} sets it (the
+   * log-prob passes that may come first do not read it).
    */
-  public static Result compute(
-      List<Rollout> rollouts,
-      double[] scores,
-      AlgorithmConfig config,
-      UnaryOperator<AdvantageInput> shaping) {
-    int rows = rollouts.size();
+  static List<TrainSample> samples(List<Rollout> rollouts, double[] scores) {
+    List<TrainSample> out = new ArrayList<>(rollouts.size());
+    for (int r = 0; r < rollouts.size(); r++) {
+      Rollout ro = rollouts.get(r);
+      out.add(
+          TrainSample.of(
+              ro.promptUid(), ro.promptIds(), ro.responseIds(), ro.logProbs(), scores[r], 0.0));
+    }
+    return out;
+  }
+
+  /**
+   * Runs the recipe's estimator over {@code samples}' scores, with {@code shaping} applied to the
+   * (B, T) token rewards first (the in-reward KL penalty); returns the samples, log-probs kept,
+   * with their advantages.
+   */
+  static Result compute(
+      List<TrainSample> samples, AlgorithmConfig config, UnaryOperator<AdvantageInput> shaping) {
+    int rows = samples.size();
     int cols = 1;
-    for (Rollout r : rollouts) {
-      cols = Math.max(cols, r.responseLength());
+    double[] scores = new double[rows]; // (B,)
+    for (int r = 0; r < rows; r++) {
+      cols = Math.max(cols, samples.get(r).responseIds().length);
+      scores[r] = samples.get(r).score();
     }
     boolean[] mask = new boolean[rows * cols]; // (B, T)
     String[] uids = new String[rows]; // (B,)
     for (int r = 0; r < rows; r++) {
-      Arrays.fill(mask, r * cols, r * cols + rollouts.get(r).responseLength(), true);
-      uids[r] = rollouts.get(r).promptUid();
+      Arrays.fill(mask, r * cols, r * cols + samples.get(r).responseIds().length, true);
+      uids[r] = samples.get(r).promptUid();
     }
     AdvantageInput input = shaping.apply(AdvantageInput.fromScores(rows, cols, scores, mask, uids));
-    AdvantageResult result = config.advEstimator().compute(input, config);
-    double[] adv = result.advantages(); // (B, T)
-    List<TrainSample> samples = new ArrayList<>(rows);
+    double[] adv = config.advEstimator().compute(input, config).advantages(); // (B, T)
+    List<TrainSample> out = new ArrayList<>(rows);
     double sum = 0;
     double max = Double.NEGATIVE_INFINITY;
     double min = Double.POSITIVE_INFINITY;
     long count = 0;
     for (int r = 0; r < rows; r++) {
-      Rollout ro = rollouts.get(r);
-      int len = ro.responseLength();
+      int len = samples.get(r).responseIds().length;
       double[] a = Arrays.copyOfRange(adv, r * cols, r * cols + len); // (R)
       for (double v : a) {
         sum += v;
@@ -64,17 +77,8 @@ public final class Advantages {
         min = Math.min(min, v);
       }
       count += len;
-      samples.add(
-          new TrainSample(
-              ro.promptUid(),
-              ro.promptIds(),
-              ro.responseIds(),
-              ro.logProbs(),
-              scores[r],
-              a,
-              null,
-              null));
+      out.add(samples.get(r).withAdvantages(a));
     }
-    return new Result(samples, count == 0 ? 0 : sum / count, max, min);
+    return new Result(out, count == 0 ? 0 : sum / count, max, min);
   }
 }

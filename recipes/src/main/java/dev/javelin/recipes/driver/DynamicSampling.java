@@ -136,20 +136,14 @@ final class DynamicSampling {
       List<PromptedExample> prompts,
       List<Rollout> rollouts,
       Map<String, Double> rewardMetrics) {
-    int n = recipe.rollout().n();
-    List<PromptedExample> sources = new ArrayList<>(rollouts.size());
-    prompts.forEach(
-        p -> {
-          for (int k = 0; k < n; k++) {
-            sources.add(p);
-          }
-        });
-    ScoredBatch scored = scoring.score(rollouts, sources);
+    RolloutGroups groups = new RolloutGroups(prompts, rollouts, recipe.rollout().n());
+    ScoredBatch scored = scoring.score(groups);
     scored.metrics().forEach((k, v) -> rewardMetrics.merge(k, v, Double::sum));
+    int n = groups.n();
     List<ScoredGroup<Group>> out = new ArrayList<>(prompts.size());
     for (int p = 0; p < prompts.size(); p++) {
-      List<Rollout> rs = rollouts.subList(p * n, (p + 1) * n);
-      List<RewardResult> rw = scored.results().subList(p * n, (p + 1) * n);
+      List<Rollout> rs = groups.groupOf(rollouts, p);
+      List<RewardResult> rw = groups.groupOf(scored.results(), p);
       double[] metric = new double[n]; // (n,)
       for (int k = 0; k < n; k++) {
         metric[k] = metric(rw.get(k), rs.get(k));

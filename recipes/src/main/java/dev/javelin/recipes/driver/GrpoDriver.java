@@ -144,7 +144,7 @@ public final class GrpoDriver {
         // checkpoint's step, which the resume drops; the other order would lose step K's lines.
         batches.write(out.batch());
         double heldOut = HeldOut.value(m);
-        log(step, run.total, m, heldOut);
+        stepLog.log(step, run.total, m, heldOut);
         FaultPoint.reach("records-written", recipe.trainer().defaultLocalDir());
         rewardHealth.afterStep();
         boolean best = checkpoints.isNewBest(heldOut);
@@ -206,7 +206,7 @@ public final class GrpoDriver {
     Map<String, Double> val = Map.of();
     if (step == 0 && recipe.trainer().valBeforeTrain() && validator.enabled()) {
       val = validator.run(0);
-      log(0, total, val, HeldOut.value(val));
+      stepLog.log(0, total, val, HeldOut.value(val));
     }
     LoopRun run =
         new LoopRun(
@@ -275,7 +275,7 @@ public final class GrpoDriver {
     if (prefetchUnless != null && !prefetchUnless.requested()) {
       next = timer.time("wait_gen", () -> launch(source.draw(step + 1), launcher));
     }
-    PolicyUpdate.Result upd = update.run(step, gen.result(), prompts(cur.batch()), timer);
+    PolicyUpdate.Result upd = update.run(step, groups(cur.batch(), gen), timer);
     if (next != null) {
       busy += timer.time("wait_gen", next::await).seconds();
     }
@@ -324,8 +324,7 @@ public final class GrpoDriver {
                     source::draw,
                     (batch, round) -> launch(batch, launcher, round).await(),
                     this::prompts));
-    PolicyUpdate.Result upd =
-        update.run(step, c.gen().result(), prompts(c.batch()), timer, c.scored());
+    PolicyUpdate.Result upd = update.run(step, groups(c.batch(), c.gen()), timer, c.scored());
     long synced = timer.time("update_weights", () -> publish(step));
     Map<String, Double> m = stepMetrics(step, c.gen(), upd, timer, start);
     m.put(MetricNames.WEIGHT_SYNC_BYTES, (double) synced);
@@ -378,6 +377,11 @@ public final class GrpoDriver {
         requests.requests(phase, batch.step(), prompts(batch), recipe.rollout().n(), params()));
   }
 
+  /** {@code batch}'s prompts with the rollouts {@code gen} made for them. */
+  private RolloutGroups groups(DrawnBatch batch, PendingGeneration.Timed gen) {
+    return new RolloutGroups(prompts(batch), gen.result().rollouts(), recipe.rollout().n());
+  }
+
   /** The batch's prompts (tokenized), in batch order. */
   private List<PromptedExample> prompts(DrawnBatch batch) {
     List<PromptedExample> out = new ArrayList<>(batch.examples().size());
@@ -391,9 +395,5 @@ public final class GrpoDriver {
     } else {
       LOG.info(line);
     }
-  }
-
-  private void log(int step, int total, Map<String, Double> m, double accuracy) {
-    stepLog.log(step, total, m, accuracy);
   }
 }

@@ -3,9 +3,7 @@ package dev.javelin.recipes.driver;
 import dev.javelin.grpo.ActorLossConfig;
 import dev.javelin.grpo.AdvantageInput;
 import dev.javelin.recipes.config.RecipeConfig;
-import dev.javelin.recipes.task.PromptedExample;
 import dev.javelin.rewards.ScoredBatch;
-import dev.javelin.sampler.GenerationResult;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
@@ -55,54 +53,38 @@ final class PolicyUpdate {
       Advantages.Result adv,
       Map<String, Double> rewardMetrics) {}
 
-  /**
-   * Scores {@code gen} (n rollouts per prompt of {@code prompts}, in order) and trains on it, in
-   * step {@code step}.
-   */
-  Result run(long step, GenerationResult gen, List<PromptedExample> prompts, PhaseTimer timer) {
-    return run(step, gen, prompts, timer, null);
+  /** Scores {@code groups} and trains on them: one GRPO step's update at step {@code step}. */
+  Result run(long step, RolloutGroups groups, PhaseTimer timer) {
+    return run(step, groups, timer, null);
   }
 
-  /**
-   * As {@link #run(long, GenerationResult, List, PhaseTimer)}; {@code prescored} non-null skips
-   * scoring.
-   */
-  Result run(
-      long step,
-      GenerationResult gen,
-      List<PromptedExample> prompts,
-      PhaseTimer timer,
-      ScoredBatch prescored) {
-    int n = recipe.rollout().n();
-    List<PromptedExample> sources = new ArrayList<>(gen.rollouts().size());
-    prompts.forEach(
-        p -> {
-          for (int k = 0; k < n; k++) {
-            sources.add(p);
-          }
-        });
+  /** As {@link #run(long, RolloutGroups, PhaseTimer)}; {@code prescored} non-null skips scoring. */
+  Result run(long step, RolloutGroups groups, PhaseTimer timer, ScoredBatch prescored) {
     ScoredBatch scored =
-        prescored != null
-            ? prescored
-            : timer.time("reward", () -> scoring.score(gen.rollouts(), sources));
+        prescored != null ? prescored : timer.time("reward", () -> scoring.score(groups));
     Map<String, Double> shapingMetrics = new LinkedHashMap<>();
-    double[] scores = shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), shapingMetrics);
-    UnaryOperator<AdvantageInput> baseline = baselines(step, prompts, shapingMetrics, timer);
+    double[] scores =
+        shaping.withOverlongPenalty(groups.rollouts(), scored.scores(), shapingMetrics);
+    UnaryOperator<AdvantageInput> baseline = baselines(step, groups, shapingMetrics, timer);
+    List<TrainSample> unscored = Advantages.samples(groups.rollouts(), scores);
     Advantages.Result adv;
-    List<TrainSample> samples;
     if (shaping.klInReward()) {
-      adv = klShaped(gen, scores, shapingMetrics, timer, baseline);
-      samples = adv.samples();
-    } else {
+      // VeRL's order with the KL in the reward: old and reference log-probs, then r_t − β·KL, then
+      // the advantages.
+      List<TrainSample> lp = logProbs(unscored, true, timer);
+      UnaryOperator<AdvantageInput> kl = shaping.klPenalty(lp, shapingMetrics);
       adv =
           timer.time(
               "adv",
-              () -> Advantages.compute(gen.rollouts(), scores, recipe.algorithm(), baseline));
-      samples = logProbs(adv.samples(), recipe.actor().loss().useKlLoss(), timer);
+              () -> Advantages.compute(lp, recipe.algorithm(), in -> baseline.apply(kl.apply(in))));
+    } else {
+      Advantages.Result a =
+          timer.time("adv", () -> Advantages.compute(unscored, recipe.algorithm(), baseline));
+      List<TrainSample> lp = logProbs(a.samples(), recipe.actor().loss().useKlLoss(), timer);
+      adv = new Advantages.Result(lp, a.mean(), a.max(), a.min());
     }
-    List<TrainSample> ready = samples;
     Map<String, Double> m =
-        new LinkedHashMap<>(timer.time("update_actor", () -> trainer.update(ready)));
+        new LinkedHashMap<>(timer.time("update_actor", () -> trainer.update(adv.samples())));
     Double old = m.remove(PpoUpdater.OLD_LOG_PROB_SECONDS); // π_old taken inside the update
     if (old != null) {
       timer.split("update_actor", "old_log_prob", old);
@@ -116,47 +98,17 @@ final class PolicyUpdate {
    * the other estimators.
    */
   private UnaryOperator<AdvantageInput> baselines(
-      long step, List<PromptedExample> prompts, Map<String, Double> metrics, PhaseTimer timer) {
+      long step, RolloutGroups groups, Map<String, Double> metrics, PhaseTimer timer) {
     if (remax == null) {
       return in -> in;
     }
-    RemaxBaseline.Baselines b = timer.time("gen_max", () -> remax.of(step, prompts));
+    RemaxBaseline.Baselines b = timer.time("gen_max", () -> remax.of(step, groups));
     metrics.put(REMAX_BASELINE, b.meanScore());
     return in -> in.withRewardBaselines(b.perRollout());
   }
 
   /** The mean score of ReMax's greedy baseline responses. */
   static final String REMAX_BASELINE = "critic/remax_baseline/mean";
-
-  /**
-   * VeRL's order with the KL in the reward: old and reference log-probs first, then r_t − β·KL,
-   * then the advantages; the result's samples carry both log-probs.
-   */
-  private Advantages.Result klShaped(
-      GenerationResult gen,
-      double[] scores,
-      Map<String, Double> metrics,
-      PhaseTimer timer,
-      UnaryOperator<AdvantageInput> baseline) {
-    List<TrainSample> lp =
-        logProbs(
-            Advantages.compute(gen.rollouts(), scores, recipe.algorithm()).samples(), true, timer);
-    UnaryOperator<AdvantageInput> kl = shaping.klPenalty(lp, metrics);
-    Advantages.Result adv =
-        timer.time(
-            "adv",
-            () ->
-                Advantages.compute(
-                    gen.rollouts(),
-                    scores,
-                    recipe.algorithm(),
-                    in -> baseline.apply(kl.apply(in))));
-    List<TrainSample> samples = new ArrayList<>(lp.size());
-    for (int i = 0; i < lp.size(); i++) {
-      samples.add(withAdvantages(lp.get(i), adv.samples().get(i)));
-    }
-    return new Advantages.Result(samples, adv.mean(), adv.max(), adv.min());
-  }
 
   /** Old log-probs (unless the trainer takes them itself), then reference ones when asked. */
   private List<TrainSample> logProbs(
@@ -176,19 +128,6 @@ final class PolicyUpdate {
       out = timer.time("ref", () -> withLogProbs(in, PolicyRole.REFERENCE));
     }
     return out;
-  }
-
-  /** {@code lp}'s log-probs with {@code adv}'s advantages (same rollout). */
-  private static TrainSample withAdvantages(TrainSample lp, TrainSample adv) {
-    return new TrainSample(
-        lp.promptUid(),
-        lp.promptIds(),
-        lp.responseIds(),
-        lp.rolloutLogProbs(),
-        lp.score(),
-        adv.advantages(),
-        lp.oldLogProbs(),
-        lp.refLogProbs());
   }
 
   private List<TrainSample> withLogProbs(List<TrainSample> samples, PolicyRole role) {

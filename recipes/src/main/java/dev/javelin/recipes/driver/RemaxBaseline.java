@@ -20,7 +20,6 @@ final class RemaxBaseline {
   private final RewardShaping shaping;
   private final RequestFactory requests;
   private final SamplingParams greedy;
-  private final int n;
 
   RemaxBaseline(
       RecipeConfig recipe,
@@ -33,7 +32,6 @@ final class RemaxBaseline {
     this.shaping = new RewardShaping(recipe);
     this.requests = requests;
     this.greedy = SamplingParams.greedy(recipe.data().maxResponseLength(), stopTokenIds);
-    this.n = recipe.rollout().n();
   }
 
   /** The baseline generator of a run whose estimator needs one (ReMax), else null. */
@@ -49,20 +47,18 @@ final class RemaxBaseline {
   @SuppressWarnings("ArrayRecordComponent") // read once, by the advantage stage
   record Baselines(double[] perRollout, double meanScore) {}
 
-  /** Generates and scores the greedy response of each of {@code prompts}. */
-  Baselines of(long step, List<PromptedExample> prompts) {
+  /** Generates and scores the greedy response of each prompt of {@code step}'s groups. */
+  Baselines of(long step, RolloutGroups groups) {
+    List<PromptedExample> prompts = groups.prompts();
     GenerationResult gen = samplers.generate(requests.requests("remax", step, prompts, 1, greedy));
-    ScoredBatch scored = scoring.score(gen.rollouts(), prompts);
+    ScoredBatch scored = scoring.score(new RolloutGroups(prompts, gen.rollouts(), 1));
     double[] perPrompt =
-        shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), new HashMap<>());
-    double[] out = new double[prompts.size() * n];
+        shaping.withOverlongPenalty(gen.rollouts(), scored.scores(), new HashMap<>()); // (B)
     double sum = 0;
-    for (int p = 0; p < perPrompt.length; p++) {
-      sum += perPrompt[p];
-      for (int k = 0; k < n; k++) {
-        out[p * n + k] = perPrompt[p];
-      }
+    for (double b : perPrompt) {
+      sum += b;
     }
-    return new Baselines(out, perPrompt.length == 0 ? Double.NaN : sum / perPrompt.length);
+    return new Baselines(
+        groups.perRollout(perPrompt), perPrompt.length == 0 ? Double.NaN : sum / perPrompt.length);
   }
 }

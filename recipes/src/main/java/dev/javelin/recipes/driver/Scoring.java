@@ -68,20 +68,20 @@ public final class Scoring implements AutoCloseable {
   }
 
   /**
-   * Scores rollouts; {@code sources.get(i)} is the prompt rollout i answered.
+   * Scores each rollout of {@code groups} against the prompt it answered.
    *
    * @return per-rollout results plus reward metrics
    */
-  public ScoredBatch score(List<Rollout> rollouts, List<PromptedExample> sources) {
-    List<RewardInput> inputs = new ArrayList<>(rollouts.size());
-    for (int i = 0; i < rollouts.size(); i++) {
-      PromptedExample p = sources.get(i);
+  ScoredBatch score(RolloutGroups groups) {
+    List<RewardInput> inputs = new ArrayList<>(groups.size());
+    for (int i = 0; i < groups.size(); i++) {
+      PromptedExample p = groups.promptOf(i);
       Example e = p.example();
       inputs.add(
           new RewardInput(
               e.dataSource(),
               p.promptText(),
-              decode(rollouts.get(i)),
+              decode(groups.rollouts().get(i)),
               e.groundTruth(),
               e.extraInfo()));
     }

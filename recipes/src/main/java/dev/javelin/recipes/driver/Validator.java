@@ -93,16 +93,12 @@ public final class Validator {
 
   private Map<String, Double> pass(long step, int n, SamplingParams params) {
     GenerationResult gen = pool.generate(requests.requests("val", step, val, n, params));
-    List<PromptedExample> sources = new ArrayList<>(gen.rollouts().size());
     List<String> dataSources = new ArrayList<>(val.size());
     for (PromptedExample p : val) {
       dataSources.add(p.example().dataSource());
-      for (int k = 0; k < n; k++) {
-        sources.add(p);
-      }
     }
     gen.rollouts().forEach(r -> lastTokens += r.responseLength());
-    ScoredBatch scored = scoring.score(gen.rollouts(), sources);
+    ScoredBatch scored = scoring.score(new RolloutGroups(val, gen.rollouts(), n));
     List<ValidationMetrics.Response> responses = new ArrayList<>(scored.results().size());
     for (RewardResult r : scored.results()) {
       responses.add(record(r));

@@ -41,6 +41,25 @@ class AdvantagesTest {
   }
 
   @Test
+  void theStageKeepsLogProbsTakenBeforeItAndSetsOnlyTheAdvantages() {
+    List<Rollout> rollouts = List.of(rollout("a", 2), rollout("a", 2));
+    List<TrainSample> before = Advantages.samples(rollouts, new double[] {1, 0});
+    assertArrayEquals(new double[] {0, 0}, before.get(0).advantages());
+    float[] old = {-0.5f, -0.25f};
+    float[] ref = {-0.75f, -1f};
+    List<TrainSample> withLogProbs =
+        List.of(before.get(0).withOldLogProbs(old).withRefLogProbs(ref), before.get(1));
+    Advantages.Result r = Advantages.compute(withLogProbs, AlgorithmConfig.defaults(), in -> in);
+    assertArrayEquals(old, r.samples().get(0).oldLogProbs());
+    assertArrayEquals(ref, r.samples().get(0).refLogProbs());
+    assertEquals(
+        Advantages.compute(rollouts, new double[] {1, 0}, AlgorithmConfig.defaults())
+            .samples()
+            .get(0),
+        r.samples().get(0).withOldLogProbs(null).withRefLogProbs(null));
+  }
+
+  @Test
   void requestSeedsAreStableAndDistinct() {
     RequestFactory f = new RequestFactory(7);
     assertEquals(f.seedFor("train", 3, 1, 2), new RequestFactory(7).seedFor("train", 3, 1, 2));
