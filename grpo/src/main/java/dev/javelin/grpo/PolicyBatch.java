@@ -69,12 +69,6 @@ public record PolicyBatch(
         rows, cols, logProb, oldLogProb, advantages, mask, ref, rolloutLogProb, entropy, isWeights);
   }
 
-  /** This batch with the sampler's log-probs (for rollout correction / bypass mode). */
-  public PolicyBatch withRolloutLogProb(double[] rollout) {
-    return new PolicyBatch(
-        rows, cols, logProb, oldLogProb, advantages, mask, refLogProb, rollout, entropy, isWeights);
-  }
-
   /** This batch with per-token entropy (for the entropy bonus). */
   public PolicyBatch withEntropy(double[] h) {
     return new PolicyBatch(

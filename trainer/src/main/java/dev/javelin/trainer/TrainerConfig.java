@@ -132,22 +132,15 @@ public record TrainerConfig(
 
   /** A builder starting from this config's values. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.ppoEpochs = ppoEpochs;
-    b.miniBatchSize = miniBatchSize;
-    b.microBatchSize = microBatchSize;
-    b.logProbMicroBatchSize = logProbMicroBatchSize;
-    b.temperature = temperature;
-    b.optimizer = optimizer;
-    b.schedule = schedule;
-    b.loss = loss;
-    b.useReference = useReference;
-    b.shuffle = shuffle;
-    b.seed = seed;
-    b.modelType = modelType;
-    b.mesh = mesh;
-    b.routerAuxLossCoef = routerAuxLossCoef;
-    return b;
+    return builder(miniBatchSize, microBatchSize, optimizer, schedule, loss)
+        .epochs(ppoEpochs, shuffle)
+        .logProbMicroBatchSize(logProbMicroBatchSize)
+        .temperature(temperature)
+        .useReference(useReference)
+        .seed(seed)
+        .modelType(modelType)
+        .mesh(mesh)
+        .routerAuxLossCoef(routerAuxLossCoef);
   }
 
   /** Sets fields one by one; {@link #build()} validates them all, as the constructor does. */

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
- * Arithmetic expressions such as {@code 123+456=}; data source {@value #DATA_SOURCE}.
+ * Arithmetic expressions such as {@code 123+456=}; data source {@code synthetic/arith}.
  *
  * <p>The question is the expression followed by {@code =}; the ground truth is the exact decimal
  * value with the usual precedence ({@code *} before {@code +} and {@code -}), possibly negative.

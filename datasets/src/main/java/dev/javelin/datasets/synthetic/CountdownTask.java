@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * Countdown: reach a target from given numbers, each used exactly once, with {@code + - * /}; data
- * source {@value #DATA_SOURCE}. Only solvable instances are produced: for numbers drawn uniformly,
- * the target is uniform among the targets in range that they can reach.
+ * source {@code synthetic/countdown}. Only solvable instances are produced: for numbers drawn
+ * uniformly, the target is uniform among the targets in range that they can reach.
  *
  * <p>Ground truth is the target as a decimal string. {@code extraInfo} holds {@code target} ({@code
  * Long}), {@code numbers} ({@code List<Long>}, in prompt order) and {@code solution} (one witness

@@ -1,5 +1,6 @@
 package dev.javelin.rewards.math;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -12,8 +13,17 @@ public sealed interface Expr {
   /** Evaluates with the given variable values; throws {@link NotEvaluable} when it cannot. */
   Scalar eval(Map<String, Rational> vars);
 
-  /** Adds this tree's variable names to {@code out}. */
-  void collectVars(Set<String> out);
+  /** The direct subexpressions; none for a leaf. */
+  default List<Expr> operands() {
+    return List.of();
+  }
+
+  /** Adds this tree's variable names to {@code out}: those of its operands, unless overridden. */
+  default void collectVars(Set<String> out) {
+    for (Expr operand : operands()) {
+      operand.collectVars(out);
+    }
+  }
 
   /** A number literal; {@code integerLiteral} marks a plain digit run (for mixed numbers). */
   record Num(Rational value, boolean integerLiteral) implements Expr {
@@ -21,9 +31,6 @@ public sealed interface Expr {
     public Scalar eval(Map<String, Rational> vars) {
       return Scalar.of(value);
     }
-
-    @Override
-    public void collectVars(Set<String> out) {}
   }
 
   /** A variable, e.g. {@code x}, {@code a_1}, {@code \theta}. */
@@ -49,9 +56,6 @@ public sealed interface Expr {
     public Scalar eval(Map<String, Rational> vars) {
       return Scalar.pi();
     }
-
-    @Override
-    public void collectVars(Set<String> out) {}
   }
 
   /** ∞; only meaningful as an interval end, so it does not evaluate. */
@@ -60,9 +64,6 @@ public sealed interface Expr {
     public Scalar eval(Map<String, Rational> vars) {
       throw new NotEvaluable("infinity");
     }
-
-    @Override
-    public void collectVars(Set<String> out) {}
   }
 
   /** {@code -a}. */
@@ -73,12 +74,12 @@ public sealed interface Expr {
     }
 
     @Override
-    public void collectVars(Set<String> out) {
-      a.collectVars(out);
+    public List<Expr> operands() {
+      return List.of(a);
     }
   }
 
-  /** A node of two operands, whose variables are those of both. */
+  /** A node of two operands. */
   sealed interface Binary extends Expr {
     /** The left operand. */
     Expr a();
@@ -87,9 +88,8 @@ public sealed interface Expr {
     Expr b();
 
     @Override
-    default void collectVars(Set<String> out) {
-      a().collectVars(out);
-      b().collectVars(out);
+    default List<Expr> operands() {
+      return List.of(a(), b());
     }
   }
 
@@ -135,9 +135,8 @@ public sealed interface Expr {
     }
 
     @Override
-    public void collectVars(Set<String> out) {
-      base.collectVars(out);
-      exp.collectVars(out);
+    public List<Expr> operands() {
+      return List.of(base, exp);
     }
   }
 
@@ -167,9 +166,8 @@ public sealed interface Expr {
     }
 
     @Override
-    public void collectVars(Set<String> out) {
-      a.collectVars(out);
-      index.collectVars(out);
+    public List<Expr> operands() {
+      return List.of(a, index);
     }
   }
 
@@ -192,8 +190,8 @@ public sealed interface Expr {
     }
 
     @Override
-    public void collectVars(Set<String> out) {
-      arg.collectVars(out);
+    public List<Expr> operands() {
+      return List.of(arg);
     }
   }
 
@@ -220,8 +218,8 @@ public sealed interface Expr {
     }
 
     @Override
-    public void collectVars(Set<String> out) {
-      a.collectVars(out);
+    public List<Expr> operands() {
+      return List.of(a);
     }
   }
 }
