@@ -19,6 +19,9 @@
 
 #define API(a) ((const PJRT_Api*)(intptr_t)(a))
 
+/* The JNI symbol of PjrtNative's native method `name`, returning `ret`. */
+#define JNI(ret, name) JNIEXPORT ret JNICALL Java_dev_javelin_backend_xla_PjrtNative_##name
+
 /* Throws dev.javelin.backend.xla.PjrtException(code, message). */
 static void throw_pjrt(JNIEnv* env, int code, const char* msg, size_t len) {
   jclass cls = (*env)->FindClass(env, "dev/javelin/backend/xla/PjrtException");
@@ -55,6 +58,15 @@ static void throw_msg(JNIEnv* env, const char* msg) { throw_pjrt(env, -1, msg, s
       return ret;                                                                \
     }                                                                            \
   } while (0)
+
+/* The call most entry points make, with `env` and `api` in scope: requires fn's slot, declares
+ * `args` (fn's args struct) with `field` set to the Java handle `h`, calls fn, and returns `fail`
+ * from the entry point when the slot is missing or the call threw. */
+#define CALL_ON(fn, field, h, fail)  \
+  REQUIRE_SLOT(env, api, fn, fail);  \
+  PJRT_ARGS(fn##_Args, args);        \
+  args.field = (void*)(intptr_t)(h); \
+  if (check(env, api, api->fn(&args))) return fail
 
 /* Converts err into a pending Java exception and destroys it; returns 1 when there was an error. */
 static int check(JNIEnv* env, const PJRT_Api* api, PJRT_Error* err) {
@@ -188,19 +200,16 @@ static int release_executable(JNIEnv* env, const PJRT_Api* api, PJRT_Executable*
   return check(env, api, derr);
 }
 
-JNIEXPORT jint JNICALL Java_dev_javelin_backend_xla_PjrtNative_headerMinorVersion(JNIEnv* env,
-                                                                                 jclass cls) {
+JNI(jint, headerMinorVersion)(JNIEnv* env, jclass cls) {
   return PJRT_API_MINOR;
 }
 
-JNIEXPORT jint JNICALL Java_dev_javelin_backend_xla_PjrtNative_headerMajorVersion(JNIEnv* env,
-                                                                                 jclass cls) {
+JNI(jint, headerMajorVersion)(JNIEnv* env, jclass cls) {
   return PJRT_API_MAJOR;
 }
 
 /* dlopens the plugin and returns GetPjrtApi(); the library stays loaded for the process. */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_loadPlugin(JNIEnv* env, jclass cls,
-                                                                          jstring jpath) {
+JNI(jlong, loadPlugin)(JNIEnv* env, jclass cls, jstring jpath) {
   const char* path = (*env)->GetStringUTFChars(env, jpath, NULL);
   if (path == NULL) return 0;
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -225,18 +234,14 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_loadPlugin(JNIEn
 }
 
 /* {struct_size, major, minor} of the plugin's table. */
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_apiVersion(JNIEnv* env,
-                                                                               jclass cls,
-                                                                               jlong a) {
+JNI(jlongArray, apiVersion)(JNIEnv* env, jclass cls, jlong a) {
   const PJRT_Api* api = API(a);
   jlong v[3] = {(jlong)api->struct_size, api->pjrt_api_version.major_version,
                 api->pjrt_api_version.minor_version};
   return long_array(env, v, 3);
 }
 
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_pluginInitialize(JNIEnv* env,
-                                                                               jclass cls,
-                                                                               jlong a) {
+JNI(void, pluginInitialize)(JNIEnv* env, jclass cls, jlong a) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Plugin_Initialize, );
   PJRT_ARGS(PJRT_Plugin_Initialize_Args, args);
@@ -244,8 +249,8 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_pluginInitialize(
 }
 
 /* Creates a client with int64 named options (names[i] = values[i]). */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientCreate(
-    JNIEnv* env, jclass cls, jlong a, jobjectArray names, jlongArray values) {
+JNI(jlong, clientCreate)(JNIEnv* env, jclass cls, jlong a, jobjectArray names,
+                         jlongArray values) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Client_Create, 0);
   jsize n = (*env)->GetArrayLength(env, names);
@@ -284,33 +289,20 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientCreate(
   return client;
 }
 
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_clientDestroy(JNIEnv* env,
-                                                                            jclass cls, jlong a,
-                                                                            jlong client) {
+JNI(void, clientDestroy)(JNIEnv* env, jclass cls, jlong a, jlong client) {
   const PJRT_Api* api = API(a);
-  PJRT_ARGS(PJRT_Client_Destroy_Args, args);
-  args.client = (PJRT_Client*)(intptr_t)client;
-  check(env, api, api->PJRT_Client_Destroy(&args));
+  CALL_ON(PJRT_Client_Destroy, client, client, );
 }
 
-JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformName(JNIEnv* env,
-                                                                              jclass cls, jlong a,
-                                                                              jlong client) {
+JNI(jstring, platformName)(JNIEnv* env, jclass cls, jlong a, jlong client) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Client_PlatformName, NULL);
-  PJRT_ARGS(PJRT_Client_PlatformName_Args, args);
-  args.client = (PJRT_Client*)(intptr_t)client;
-  if (check(env, api, api->PJRT_Client_PlatformName(&args))) return NULL;
+  CALL_ON(PJRT_Client_PlatformName, client, client, NULL);
   return bounded_string(env, args.platform_name, args.platform_name_size, 256);
 }
 
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_addressableDevices(
-    JNIEnv* env, jclass cls, jlong a, jlong client) {
+JNI(jlongArray, addressableDevices)(JNIEnv* env, jclass cls, jlong a, jlong client) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Client_AddressableDevices, NULL);
-  PJRT_ARGS(PJRT_Client_AddressableDevices_Args, args);
-  args.client = (PJRT_Client*)(intptr_t)client;
-  if (check(env, api, api->PJRT_Client_AddressableDevices(&args))) return NULL;
+  CALL_ON(PJRT_Client_AddressableDevices, client, client, NULL);
   return handle_array(env, (void* const*)args.addressable_devices, args.num_addressable_devices);
 }
 
@@ -351,18 +343,14 @@ static jlong client_compile(JNIEnv* env, const PJRT_Api* api, jlong client,
 }
 
 /* Compiles `code` with a serialized CompileOptionsProto into a loaded executable of `client`. */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compile(JNIEnv* env, jclass cls,
-                                                                       jlong a, jlong client,
-                                                                       jbyteArray code,
-                                                                       jbyteArray options) {
+JNI(jlong, compile)(JNIEnv* env, jclass cls, jlong a, jlong client, jbyteArray code,
+                    jbyteArray options) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Client_Compile, 0);
   return with_program(env, api, client, code, options, client_compile);
 }
 
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_numOutputs(JNIEnv* env,
-                                                                          jclass cls, jlong a,
-                                                                          jlong loaded) {
+JNI(jlong, numOutputs)(JNIEnv* env, jclass cls, jlong a, jlong loaded) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_NumOutputs, -1);
   PJRT_Executable* exe = executable_of(env, api, loaded);
@@ -374,23 +362,17 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_numOutputs(JNIEn
   return (jlong)n.num_outputs;
 }
 
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableDestroy(JNIEnv* env,
-                                                                                jclass cls,
-                                                                                jlong a,
-                                                                                jlong loaded) {
+JNI(void, executableDestroy)(JNIEnv* env, jclass cls, jlong a, jlong loaded) {
   const PJRT_Api* api = API(a);
-  PJRT_ARGS(PJRT_LoadedExecutable_Destroy_Args, args);
-  args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
-  check(env, api, api->PJRT_LoadedExecutable_Destroy(&args));
+  CALL_ON(PJRT_LoadedExecutable_Destroy, executable, loaded, );
 }
 
 /*
  * Copies a Java primitive array (float[], int[], double[], boolean[]; short[] for bf16 bits) to the device. The copy
  * finishes before return (we await done_with_host_buffer), so the array may be reused at once.
  */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
-    JNIEnv* env, jclass cls, jlong a, jlong client, jlong device, jobject data, jint type,
-    jlongArray jdims) {
+JNI(jlong, bufferFromHost)(JNIEnv* env, jclass cls, jlong a, jlong client, jlong device,
+                           jobject data, jint type, jlongArray jdims) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Client_BufferFromHostBuffer, 0);
   jsize rank = (*env)->GetArrayLength(env, jdims);
@@ -423,9 +405,7 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferFromHost(
   return (jlong)(intptr_t)args.buffer;
 }
 
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNIEnv* env,
-                                                                            jclass cls, jlong a,
-                                                                            jlong buffer) {
+JNI(void, bufferDestroy)(JNIEnv* env, jclass cls, jlong a, jlong buffer) {
   const PJRT_Api* api = API(a);
   PJRT_Error* err = destroy_buffer(api, (PJRT_Buffer*)(intptr_t)buffer);
   if ((*env)->ExceptionCheck(env)) {
@@ -436,11 +416,8 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDestroy(JNI
 }
 
 /* Copies a device buffer into a Java primitive array of exactly the buffer's byte size. */
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferToHost(JNIEnv* env,
-                                                                           jclass cls, jlong a,
-                                                                           jlong buffer,
-                                                                           jobject dst,
-                                                                           jlong dst_bytes) {
+JNI(void, bufferToHost)(JNIEnv* env, jclass cls, jlong a, jlong buffer, jobject dst,
+                        jlong dst_bytes) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Buffer_ToHostBuffer, );
   PJRT_ARGS(PJRT_Buffer_ToHostBuffer_Args, q);
@@ -478,9 +455,8 @@ static void destroy_buffers(const PJRT_Api* api, PJRT_Buffer** outv, size_t n) {
  * order). jargs holds num_devices x nargs buffers, device-major; returns num_devices x num_outputs
  * new buffers, device-major, after every device completes.
  */
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_execute(
-    JNIEnv* env, jclass cls, jlong a, jlong loaded, jlongArray jargs, jint num_devices,
-    jint num_outputs) {
+JNI(jlongArray, execute)(JNIEnv* env, jclass cls, jlong a, jlong loaded, jlongArray jargs,
+                         jint num_devices, jint num_outputs) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_LoadedExecutable_Execute, NULL);
   jsize total = (*env)->GetArrayLength(env, jargs);
@@ -539,9 +515,7 @@ cleanup:
 }
 
 /* The PJRT device ids (PJRT_DeviceDescription_Id) of the given device handles. */
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_deviceIds(JNIEnv* env,
-                                                                              jclass cls, jlong a,
-                                                                              jlongArray jdevs) {
+JNI(jlongArray, deviceIds)(JNIEnv* env, jclass cls, jlong a, jlongArray jdevs) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_DeviceDescription_Id, NULL);
   jsize n = (*env)->GetArrayLength(env, jdevs);
@@ -560,45 +534,27 @@ JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_deviceIds(J
 }
 
 /* The devices a loaded executable runs on, in the order execute takes its argument lists. */
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_executableDevices(
-    JNIEnv* env, jclass cls, jlong a, jlong loaded) {
+JNI(jlongArray, executableDevices)(JNIEnv* env, jclass cls, jlong a, jlong loaded) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_LoadedExecutable_AddressableDevices, NULL);
-  PJRT_ARGS(PJRT_LoadedExecutable_AddressableDevices_Args, args);
-  args.executable = (PJRT_LoadedExecutable*)(intptr_t)loaded;
-  if (check(env, api, api->PJRT_LoadedExecutable_AddressableDevices(&args))) return NULL;
+  CALL_ON(PJRT_LoadedExecutable_AddressableDevices, executable, loaded, NULL);
   return handle_array(env, (void* const*)args.addressable_devices, args.num_addressable_devices);
 }
 
 /* Bytes a buffer occupies on its device (PJRT_Buffer_OnDeviceSizeInBytes). */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferOnDeviceSize(JNIEnv* env,
-                                                                                  jclass cls,
-                                                                                  jlong a,
-                                                                                  jlong buffer) {
+JNI(jlong, bufferOnDeviceSize)(JNIEnv* env, jclass cls, jlong a, jlong buffer) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Buffer_OnDeviceSizeInBytes, -1);
-  PJRT_ARGS(PJRT_Buffer_OnDeviceSizeInBytes_Args, args);
-  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
-  if (check(env, api, api->PJRT_Buffer_OnDeviceSizeInBytes(&args))) return -1;
+  CALL_ON(PJRT_Buffer_OnDeviceSizeInBytes, buffer, buffer, -1);
   return (jlong)args.on_device_size_in_bytes;
 }
 
-JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_platformVersion(JNIEnv* env,
-                                                                                 jclass cls,
-                                                                                 jlong a,
-                                                                                 jlong client) {
+JNI(jstring, platformVersion)(JNIEnv* env, jclass cls, jlong a, jlong client) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Client_PlatformVersion, NULL);
-  PJRT_ARGS(PJRT_Client_PlatformVersion_Args, args);
-  args.client = (PJRT_Client*)(intptr_t)client;
-  if (check(env, api, api->PJRT_Client_PlatformVersion(&args))) return NULL;
+  CALL_ON(PJRT_Client_PlatformVersion, client, client, NULL);
   return bounded_string(env, args.platform_version, args.platform_version_size, 512);
 }
 
 /* Serializes a loaded executable (for the on-disk compile cache). */
-JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(JNIEnv* env,
-                                                                              jclass cls, jlong a,
-                                                                              jlong loaded) {
+JNI(jbyteArray, serialize)(JNIEnv* env, jclass cls, jlong a, jlong loaded) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_Serialize, NULL);
   PJRT_Executable* exe = executable_of(env, api, loaded);
@@ -621,8 +577,8 @@ JNIEXPORT jbyteArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_serialize(J
 }
 
 /* Loads an executable serialized by the same plugin version. */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_deserializeAndLoad(
-    JNIEnv* env, jclass cls, jlong a, jlong client, jbyteArray bytes) {
+JNI(jlong, deserializeAndLoad)(JNIEnv* env, jclass cls, jlong a, jlong client,
+                               jbyteArray bytes) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Executable_DeserializeAndLoad, 0);
   jsize len = (*env)->GetArrayLength(env, bytes);
@@ -641,34 +597,22 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_deserializeAndLo
 }
 
 /* The device address behind a buffer; lets tests see that a donated buffer was reused. */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDeviceAddress(JNIEnv* env,
-                                                                                   jclass cls,
-                                                                                   jlong a,
-                                                                                   jlong buffer) {
+JNI(jlong, bufferDeviceAddress)(JNIEnv* env, jclass cls, jlong a, jlong buffer) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Buffer_UnsafePointer, 0);
-  PJRT_ARGS(PJRT_Buffer_UnsafePointer_Args, args);
-  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
-  if (check(env, api, api->PJRT_Buffer_UnsafePointer(&args))) return 0;
+  CALL_ON(PJRT_Buffer_UnsafePointer, buffer, buffer, 0);
   return (jlong)args.buffer_pointer;
 }
 
 /* The device a buffer lives on (PJRT_Buffer_Device). */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_bufferDevice(JNIEnv* env,
-                                                                            jclass cls, jlong a,
-                                                                            jlong buffer) {
+JNI(jlong, bufferDevice)(JNIEnv* env, jclass cls, jlong a, jlong buffer) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Buffer_Device, 0);
-  PJRT_ARGS(PJRT_Buffer_Device_Args, args);
-  args.buffer = (PJRT_Buffer*)(intptr_t)buffer;
-  if (check(env, api, api->PJRT_Buffer_Device(&args))) return 0;
+  CALL_ON(PJRT_Buffer_Device, buffer, buffer, 0);
   return (jlong)(intptr_t)args.device;
 }
 
 /* Sets a process environment variable for native code (a plugin reads its chip limits with
  * getenv when its client is created); Java's System.getenv view is not updated. */
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_setenv(JNIEnv* env, jclass cls,
-                                                                     jstring name, jstring value) {
+JNI(void, setenv)(JNIEnv* env, jclass cls, jstring name, jstring value) {
   const char* n = (*env)->GetStringUTFChars(env, name, NULL);
   if (n == NULL) return;
   const char* v = (*env)->GetStringUTFChars(env, value, NULL);
@@ -685,9 +629,7 @@ JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_setenv(JNIEnv* en
 /* ---- Ahead-of-time compilation for a topology (no client, no chips): PJRT_Compile. ---- */
 
 /* Creates the plugin's description of a named topology (libtpu: "v5e:2x4", "v5p:2x2x1"). */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyCreate(JNIEnv* env,
-                                                                              jclass cls, jlong a,
-                                                                              jstring jname) {
+JNI(jlong, topologyCreate)(JNIEnv* env, jclass cls, jlong a, jstring jname) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_TopologyDescription_Create, 0);
   const char* name = (*env)->GetStringUTFChars(env, jname, NULL);
@@ -701,25 +643,17 @@ JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyCreate(J
   return (jlong)(intptr_t)args.topology;
 }
 
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDestroy(JNIEnv* env,
-                                                                              jclass cls, jlong a,
-                                                                              jlong topology) {
+JNI(void, topologyDestroy)(JNIEnv* env, jclass cls, jlong a, jlong topology) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_TopologyDescription_Destroy, );
-  PJRT_ARGS(PJRT_TopologyDescription_Destroy_Args, args);
-  args.topology = (PJRT_TopologyDescription*)(intptr_t)topology;
-  check(env, api, api->PJRT_TopologyDescription_Destroy(&args));
+  CALL_ON(PJRT_TopologyDescription_Destroy, topology, topology, );
 }
 
 /* The PJRT ids of a topology's devices, in the plugin's order; kind receives the first device's
  * kind ("TPU v5 lite") as element 0 of a String[1]. */
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_topologyDevices(
-    JNIEnv* env, jclass cls, jlong a, jlong topology, jobjectArray kind) {
+JNI(jlongArray, topologyDevices)(JNIEnv* env, jclass cls, jlong a, jlong topology,
+                                 jobjectArray kind) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_TopologyDescription_GetDeviceDescriptions, NULL);
-  PJRT_ARGS(PJRT_TopologyDescription_GetDeviceDescriptions_Args, args);
-  args.topology = (const PJRT_TopologyDescription*)(intptr_t)topology;
-  if (check(env, api, api->PJRT_TopologyDescription_GetDeviceDescriptions(&args))) return NULL;
+  CALL_ON(PJRT_TopologyDescription_GetDeviceDescriptions, topology, topology, NULL);
   jlongArray out = (*env)->NewLongArray(env, (jsize)args.num_descriptions);
   for (size_t i = 0; out != NULL && i < args.num_descriptions; i++) {
     jlong id;
@@ -749,42 +683,32 @@ static jlong topology_compile(JNIEnv* env, const PJRT_Api* api, jlong topology,
 
 /* Compiles StableHLO text for a topology (PJRT_Compile: no client); returns a PJRT_Executable*
  * (not loaded: it can be inspected, not run). */
-JNIEXPORT jlong JNICALL Java_dev_javelin_backend_xla_PjrtNative_compileForTopology(
-    JNIEnv* env, jclass cls, jlong a, jlong topology, jbyteArray code, jbyteArray options) {
+JNI(jlong, compileForTopology)(JNIEnv* env, jclass cls, jlong a, jlong topology,
+                               jbyteArray code, jbyteArray options) {
   const PJRT_Api* api = API(a);
   REQUIRE_SLOT(env, api, PJRT_Compile, 0);
   return with_program(env, api, topology, code, options, topology_compile);
 }
 
 /* Destroys an unloaded PJRT_Executable (from compileForTopology). */
-JNIEXPORT void JNICALL Java_dev_javelin_backend_xla_PjrtNative_unloadedExecutableDestroy(
-    JNIEnv* env, jclass cls, jlong a, jlong executable) {
+JNI(void, unloadedExecutableDestroy)(JNIEnv* env, jclass cls, jlong a, jlong executable) {
   const PJRT_Api* api = API(a);
   release_executable(env, api, (PJRT_Executable*)(intptr_t)executable, 0);
 }
 
 /* {generated code, argument, output, alias, temp} bytes per device of an unloaded executable. */
-JNIEXPORT jlongArray JNICALL Java_dev_javelin_backend_xla_PjrtNative_compiledMemoryStats(
-    JNIEnv* env, jclass cls, jlong a, jlong executable) {
+JNI(jlongArray, compiledMemoryStats)(JNIEnv* env, jclass cls, jlong a, jlong executable) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Executable_GetCompiledMemoryStats, NULL);
-  PJRT_ARGS(PJRT_Executable_GetCompiledMemoryStats_Args, args);
-  args.executable = (PJRT_Executable*)(intptr_t)executable;
-  if (check(env, api, api->PJRT_Executable_GetCompiledMemoryStats(&args))) return NULL;
+  CALL_ON(PJRT_Executable_GetCompiledMemoryStats, executable, executable, NULL);
   jlong v[5] = {args.generated_code_size_in_bytes, args.argument_size_in_bytes,
                 args.output_size_in_bytes, args.alias_size_in_bytes, args.temp_size_in_bytes};
   return long_array(env, v, 5);
 }
 
 /* XLA's cost analysis of an unloaded executable as "name\tvalue\n" lines (numeric properties). */
-JNIEXPORT jstring JNICALL Java_dev_javelin_backend_xla_PjrtNative_costAnalysis(JNIEnv* env,
-                                                                              jclass cls, jlong a,
-                                                                              jlong executable) {
+JNI(jstring, costAnalysis)(JNIEnv* env, jclass cls, jlong a, jlong executable) {
   const PJRT_Api* api = API(a);
-  REQUIRE_SLOT(env, api, PJRT_Executable_GetCostAnalysis, NULL);
-  PJRT_ARGS(PJRT_Executable_GetCostAnalysis_Args, args);
-  args.executable = (PJRT_Executable*)(intptr_t)executable;
-  if (check(env, api, api->PJRT_Executable_GetCostAnalysis(&args))) return NULL;
+  CALL_ON(PJRT_Executable_GetCostAnalysis, executable, executable, NULL);
   size_t cap = 64 + args.num_properties * 320, len = 0;
   char* text = malloc(cap);
   if (text == NULL) {

@@ -13,9 +13,12 @@ public interface DeviceProvider {
   boolean supports(String spec);
 
   /**
-   * Empty when usable here; otherwise the reason (missing native library, no plugin found, ...).
+   * Empty when usable here; otherwise the reason (missing native library, no plugin found, ...). A
+   * provider that needs nothing from the machine keeps this default.
    */
-  Optional<String> unavailableReason(String spec);
+  default Optional<String> unavailableReason(String spec) {
+    return Optional.empty();
+  }
 
   Device open(String spec);
 }

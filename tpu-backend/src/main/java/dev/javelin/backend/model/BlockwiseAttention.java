@@ -99,11 +99,27 @@ public final class BlockwiseAttention {
     return g.concatenate(axis, List.of(x, g.constant(0, x.dtype(), Shape.of(dims))));
   }
 
-  /** One key block as the loop body sees it: k_j (B, Hkv, blk, Dh), mask, positions, indexes. */
-  private record Tile(Node k, Node mask, Node positions, Node indexes) {}
+  /**
+   * One key block as the loop body sees it: k_j, v_j (B, Hkv, blk, Dh), mask, positions, indexes;
+   * the five sliced parameters of both loop bodies, in this order.
+   */
+  private record Tile(Node k, Node v, Node mask, Node positions, Node indexes) {
+    static Tile at(List<Node> params, int first) {
+      List<Node> p = params.subList(first, first + 5);
+      return new Tile(p.get(0), p.get(1), p.get(2), p.get(3), p.get(4));
+    }
+  }
 
-  /** The queries: q (B, Hkv, GT, Dh), positions (B, T) i32, window (i32 scalar). */
-  private record Queries(Node q, Node positions, Node window) {}
+  /**
+   * The queries: q (B, Hkv, GT, Dh), positions (B, T) i32, window (i32 scalar); three consecutive
+   * invariants of both loop bodies.
+   */
+  private record Queries(Node q, Node positions, Node window) {
+    static Queries at(List<Node> params, int first) {
+      List<Node> p = params.subList(first, first + 3);
+      return new Queries(p.get(0), p.get(1), p.get(2));
+    }
+  }
 
   /**
    * Parameters: m, l, acc (carries); k_j, v_j, key mask, key positions, key indexes (slices); q,
@@ -115,9 +131,9 @@ public final class BlockwiseAttention {
     Node m = p.get(0);
     Node l = p.get(1);
     Node acc = p.get(2);
-    Node v = p.get(4);
-    Tile tile = new Tile(p.get(3), p.get(5), p.get(6), p.get(7));
-    Node s = scores(b, tile, new Queries(p.get(8), p.get(9), p.get(10)), block);
+    Tile tile = Tile.at(p, 3);
+    Node v = tile.v();
+    Node s = scores(b, tile, Queries.at(p, 8), block);
     Node next = b.max(m, b.reduceMax(s, 3));
     Node e = b.exp(b.sub(s, b.broadcastInDim(next, s.shape(), 0, 1, 2))); // (B, Hkv, GT, blk)
     Node scale = b.exp(b.sub(m, next));
@@ -196,14 +212,15 @@ public final class BlockwiseAttention {
     GraphBuilder b = new GraphBuilder("attention.vjp.body");
     List<Node> p = Loop.parameters(b, operands, 1, 6);
     Node dq = p.get(0);
-    Node k = p.get(1);
-    Node v = p.get(2);
-    Node q = p.get(6);
+    Tile tile = Tile.at(p, 1);
+    Queries queries = Queries.at(p, 6);
     Node m = p.get(9);
     Node dacc = p.get(10);
     Node dl = p.get(11);
-    Tile tile = new Tile(k, p.get(3), p.get(4), p.get(5));
-    Node s = scores(b, tile, new Queries(q, p.get(7), p.get(8)), block);
+    Node k = tile.k();
+    Node v = tile.v();
+    Node q = queries.q();
+    Node s = scores(b, tile, queries, block);
     Node e = b.exp(b.sub(s, b.broadcastInDim(m, s.shape(), 0, 1, 2))); // (B, Hkv, GT, blk)
     DType cd = v.dtype();
     int[] batch = {0, 1};

@@ -2,7 +2,6 @@ package dev.javelin.backend.reference;
 
 import dev.javelin.backend.Device;
 import dev.javelin.backend.DeviceProvider;
-import java.util.Optional;
 
 /** Provides the {@code ref} device; pure Java, so always available. */
 public final class ReferenceDeviceProvider implements DeviceProvider {
@@ -10,11 +9,6 @@ public final class ReferenceDeviceProvider implements DeviceProvider {
   @Override
   public boolean supports(String spec) {
     return "ref".equals(spec);
-  }
-
-  @Override
-  public Optional<String> unavailableReason(String spec) {
-    return Optional.empty();
   }
 
   @Override

@@ -32,11 +32,11 @@ final class DenseOps {
   }
 
   static void unary(Node n, Op.Unary op, FunctionBody f) {
-    f.line(f.name(n) + " = " + op.kind().mlir() + " " + f.operands(n) + " : " + type(n));
+    elementwise(n, op.kind().mlir(), f);
   }
 
   static void binary(Node n, Op.Binary op, FunctionBody f) {
-    f.line(f.name(n) + " = " + op.kind().mlir() + " " + f.operands(n) + " : " + type(n));
+    elementwise(n, op.kind().mlir(), f);
   }
 
   /** The comparison type follows the operand type: FLOAT, SIGNED (i32) or UNSIGNED (i1). */
@@ -48,15 +48,9 @@ final class DenseOps {
           case PRED -> "UNSIGNED";
         };
     f.line(
-        f.name(n)
-            + " = stablehlo.compare "
-            + op.direction().name()
-            + ", "
-            + f.operands(n)
-            + ", "
-            + compareType
-            + " : "
-            + functionalType(n));
+        String.format(
+            "%s = stablehlo.compare %s, %s, %s : %s",
+            f.name(n), op.direction().name(), f.operands(n), compareType, functionalType(n)));
   }
 
   static void select(Node n, FunctionBody f) {
@@ -87,21 +81,16 @@ final class DenseOps {
     f.line(init + " = stablehlo.constant dense<" + identity + "> : " + scalar);
     String combiner = op.kind() == Op.ReduceKind.SUM ? "stablehlo.add" : "stablehlo.maximum";
     f.line(
-        f.name(n)
-            + " = stablehlo.reduce("
-            + f.name(n.input(0))
-            + " init: "
-            + init
-            + ") applies "
-            + combiner
-            + " across dimensions = "
-            + dims(op.dims())
-            + " : ("
-            + type(n.input(0))
-            + ", "
-            + scalar
-            + ") -> "
-            + type(n));
+        String.format(
+            "%s = stablehlo.reduce(%s init: %s) applies %s across dimensions = %s : (%s, %s) -> %s",
+            f.name(n),
+            f.name(n.input(0)),
+            init,
+            combiner,
+            dims(op.dims()),
+            type(n.input(0)),
+            scalar,
+            type(n)));
   }
 
   static void reshape(Node n, FunctionBody f) {
@@ -139,6 +128,11 @@ final class DenseOps {
     withAttribute(n, "stablehlo.concatenate", "dim = " + op.dimension(), f);
   }
 
+  /** {@code %n = <op> <operands> : <type>}: operands and result of one type. */
+  private static void elementwise(Node n, String op, FunctionBody f) {
+    f.line(f.name(n) + " = " + op + " " + f.operands(n) + " : " + type(n));
+  }
+
   /** {@code %n = <op> <operands> : (<operand types>) -> <type>}. */
   private static void withOperands(Node n, String op, FunctionBody f) {
     f.line(f.name(n) + " = " + op + " " + f.operands(n) + " : " + functionalType(n));
@@ -147,14 +141,7 @@ final class DenseOps {
   /** {@code %n = <op> <operands>, <attribute> : (<operand types>) -> <type>}. */
   private static void withAttribute(Node n, String op, String attribute, FunctionBody f) {
     f.line(
-        f.name(n)
-            + " = "
-            + op
-            + " "
-            + f.operands(n)
-            + ", "
-            + attribute
-            + " : "
-            + functionalType(n));
+        String.format(
+            "%s = %s %s, %s : %s", f.name(n), op, f.operands(n), attribute, functionalType(n)));
   }
 }

@@ -9,6 +9,7 @@ import dev.javelin.backend.spmd.ProgramSharding;
 import dev.javelin.backend.spmd.Sharding;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -141,59 +142,54 @@ public final class StableHloPrinter {
     return s.isEmpty() || Character.isDigit(s.charAt(0)) ? "p_" + s : s;
   }
 
-  static void emit(Node n, FunctionBody f) {
-    Op op = n.op();
-    if (op instanceof Op.Constant c) {
-      DenseOps.constant(n, c, f);
-    } else if (op instanceof Op.Iota i) {
-      DenseOps.iota(n, i, f);
-    } else if (op instanceof Op.Unary u) {
-      DenseOps.unary(n, u, f);
-    } else if (op instanceof Op.Binary b) {
-      DenseOps.binary(n, b, f);
-    } else if (op instanceof Op.Compare c) {
-      DenseOps.compare(n, c, f);
-    } else if (op instanceof Op.Select) {
-      DenseOps.select(n, f);
-    } else if (op instanceof Op.Convert) {
-      DenseOps.convert(n, f);
-    } else if (op instanceof Op.BroadcastInDim b) {
-      DenseOps.broadcastInDim(n, b, f);
-    } else if (op instanceof Op.Reduce r) {
-      DenseOps.reduce(n, r, f);
-    } else if (op instanceof Op.Reshape) {
-      DenseOps.reshape(n, f);
-    } else if (op instanceof Op.Transpose t) {
-      DenseOps.transpose(n, t, f);
-    } else if (op instanceof Op.DotGeneral d) {
-      DenseOps.dotGeneral(n, d, f);
-    } else if (op instanceof Op.Concatenate c) {
-      DenseOps.concatenate(n, c, f);
-    } else if (op instanceof Op.OptimizationBarrier b) {
-      f.barrierResult(n, n.inputs(), b.index());
-    } else if (op instanceof Op.LoopResult r) {
-      LoopOps.loopResult(n, r, f);
-    } else {
-      emitIndexing(n, op, f);
-    }
+  /** How nodes of one op record lower: appends the StableHLO of {@code n} to {@code f}. */
+  @FunctionalInterface
+  private interface Lowering<O extends Op> {
+    void emit(Node n, O op, FunctionBody f);
   }
 
-  private static void emitIndexing(Node n, Op op, FunctionBody f) {
-    if (op instanceof Op.Slice s) {
-      IndexingOps.slice(n, s, f);
-    } else if (op instanceof Op.DynamicSlice d) {
-      IndexingOps.dynamicSlice(n, d, f);
-    } else if (op instanceof Op.DynamicUpdateSlice) {
-      IndexingOps.dynamicUpdateSlice(n, f);
-    } else if (op instanceof Op.UpdateSlots u) {
-      IndexingOps.updateSlots(n, u, f);
-    } else if (op instanceof Op.Gather) {
-      IndexingOps.gather(n, f);
-    } else if (op instanceof Op.ScatterAdd) {
-      IndexingOps.scatterAdd(n, f);
-    } else {
+  /**
+   * Every op record's lowering, keyed by its class (records are final, so the class is exact). A
+   * parameter has none: it is bound, not emitted.
+   */
+  private static final Map<Class<?>, Lowering<Op>> LOWERINGS =
+      Map.ofEntries(
+          lowering(Op.Constant.class, DenseOps::constant),
+          lowering(Op.Iota.class, DenseOps::iota),
+          lowering(Op.Unary.class, DenseOps::unary),
+          lowering(Op.Binary.class, DenseOps::binary),
+          lowering(Op.Compare.class, DenseOps::compare),
+          lowering(Op.Select.class, (n, op, f) -> DenseOps.select(n, f)),
+          lowering(Op.Convert.class, (n, op, f) -> DenseOps.convert(n, f)),
+          lowering(Op.BroadcastInDim.class, DenseOps::broadcastInDim),
+          lowering(Op.Reduce.class, DenseOps::reduce),
+          lowering(Op.Reshape.class, (n, op, f) -> DenseOps.reshape(n, f)),
+          lowering(Op.Transpose.class, DenseOps::transpose),
+          lowering(Op.DotGeneral.class, DenseOps::dotGeneral),
+          lowering(Op.Concatenate.class, DenseOps::concatenate),
+          lowering(
+              Op.OptimizationBarrier.class,
+              (n, op, f) -> f.barrierResult(n, n.inputs(), op.index())),
+          lowering(Op.LoopResult.class, LoopOps::loopResult),
+          lowering(Op.Slice.class, IndexingOps::slice),
+          lowering(Op.DynamicSlice.class, IndexingOps::dynamicSlice),
+          lowering(Op.DynamicUpdateSlice.class, (n, op, f) -> IndexingOps.dynamicUpdateSlice(n, f)),
+          lowering(Op.UpdateSlots.class, IndexingOps::updateSlots),
+          lowering(Op.Gather.class, (n, op, f) -> IndexingOps.gather(n, f)),
+          lowering(Op.ScatterAdd.class, (n, op, f) -> IndexingOps.scatterAdd(n, f)));
+
+  private static <O extends Op> Map.Entry<Class<?>, Lowering<Op>> lowering(
+      Class<O> type, Lowering<O> lowering) {
+    return Map.entry(type, (n, op, f) -> lowering.emit(n, type.cast(op), f));
+  }
+
+  static void emit(Node n, FunctionBody f) {
+    Op op = n.op();
+    Lowering<Op> lowering = LOWERINGS.get(op.getClass());
+    if (lowering == null) {
       // A new Op record without a lowering is a bug here, not bad input.
       throw new IllegalStateException("no StableHLO lowering for " + op.getClass().getSimpleName());
     }
+    lowering.emit(n, op, f);
   }
 }
