@@ -36,101 +36,54 @@ public record ActorConfig(
     int ppoMicroBatchSize,
     int ppoEpochs,
     boolean shuffle) {
-  private static final KeySet KEYS = new KeySet();
-  public static final KeySpec OPTIM_LR =
-      KEYS.of("actor_rollout_ref.actor.optim.lr", KeyType.DOUBLE, 1e-6, "learning rate");
+  static final KeySet KEYS = new KeySet("actor_rollout_ref.actor.");
+  public static final KeySpec OPTIM_LR = KEYS.of("optim.lr", KeyType.DOUBLE, 1e-6, "learning rate");
   public static final KeySpec OPTIM_WEIGHT_DECAY =
-      KEYS.of(
-          "actor_rollout_ref.actor.optim.weight_decay", KeyType.DOUBLE, 0.01, "AdamW weight decay");
-  public static final KeySpec OPTIM_BETA1 =
-      KEYS.of("actor_rollout_ref.actor.optim.beta1", KeyType.DOUBLE, 0.9, "AdamW β1");
+      KEYS.of("optim.weight_decay", KeyType.DOUBLE, 0.01, "AdamW weight decay");
+  public static final KeySpec OPTIM_BETA1 = KEYS.of("optim.beta1", KeyType.DOUBLE, 0.9, "AdamW β1");
   public static final KeySpec OPTIM_BETA2 =
-      KEYS.of("actor_rollout_ref.actor.optim.beta2", KeyType.DOUBLE, 0.999, "AdamW β2");
+      KEYS.of("optim.beta2", KeyType.DOUBLE, 0.999, "AdamW β2");
   public static final KeySpec OPTIM_LR_WARMUP_STEPS =
-      KEYS.of(
-          "actor_rollout_ref.actor.optim.lr_warmup_steps",
-          KeyType.INT,
-          -1,
-          "warmup steps; -1 uses the ratio");
+      KEYS.of("optim.lr_warmup_steps", KeyType.INT, -1, "warmup steps; -1 uses the ratio");
   public static final KeySpec OPTIM_LR_WARMUP_STEPS_RATIO =
-      KEYS.of(
-          "actor_rollout_ref.actor.optim.lr_warmup_steps_ratio",
-          KeyType.DOUBLE,
-          0.0,
-          "warmup share of all steps");
+      KEYS.of("optim.lr_warmup_steps_ratio", KeyType.DOUBLE, 0.0, "warmup share of all steps");
   public static final KeySpec OPTIM_WARMUP_STYLE =
       KEYS.of(
-          "actor_rollout_ref.actor.optim.warmup_style",
+          "optim.warmup_style",
           KeyType.keysOf(WarmupStyle.class),
           WarmupStyle.CONSTANT.key(),
           "LR after warmup");
   public static final KeySpec OPTIM_MIN_LR_RATIO =
-      KEYS.of(
-          "actor_rollout_ref.actor.optim.min_lr_ratio",
-          KeyType.DOUBLE,
-          0.0,
-          "cosine floor, share of lr");
+      KEYS.of("optim.min_lr_ratio", KeyType.DOUBLE, 0.0, "cosine floor, share of lr");
   public static final KeySpec GRAD_CLIP =
-      KEYS.of(
-          "actor_rollout_ref.actor.grad_clip", KeyType.DOUBLE, 1.0, "global gradient-norm clip");
+      KEYS.of("grad_clip", KeyType.DOUBLE, 1.0, "global gradient-norm clip");
   public static final KeySpec PPO_MINI_BATCH_SIZE =
-      KEYS.of(
-          "actor_rollout_ref.actor.ppo_mini_batch_size",
-          KeyType.INT,
-          256,
-          "prompts per optimizer step");
+      KEYS.of("ppo_mini_batch_size", KeyType.INT, 256, "prompts per optimizer step");
   public static final KeySpec PPO_MICRO_BATCH_SIZE_PER_GPU =
-      KEYS.optional(
-          "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
-          KeyType.INT,
-          "samples per fwd/bwd");
+      KEYS.optional("ppo_micro_batch_size_per_gpu", KeyType.INT, "samples per fwd/bwd");
   public static final KeySpec PPO_EPOCHS =
-      KEYS.of("actor_rollout_ref.actor.ppo_epochs", KeyType.INT, 1, "passes over each batch");
+      KEYS.of("ppo_epochs", KeyType.INT, 1, "passes over each batch");
   public static final KeySpec SHUFFLE =
-      KEYS.of("actor_rollout_ref.actor.shuffle", KeyType.BOOL, false, "shuffle samples each epoch");
-  public static final KeySpec CLIP_RATIO =
-      KEYS.of("actor_rollout_ref.actor.clip_ratio", KeyType.DOUBLE, 0.2, "PPO ε");
+      KEYS.of("shuffle", KeyType.BOOL, false, "shuffle samples each epoch");
+  public static final KeySpec CLIP_RATIO = KEYS.of("clip_ratio", KeyType.DOUBLE, 0.2, "PPO ε");
   public static final KeySpec CLIP_RATIO_LOW =
-      KEYS.optional(
-          "actor_rollout_ref.actor.clip_ratio_low", KeyType.DOUBLE, "ε_low; default clip_ratio");
+      KEYS.optional("clip_ratio_low", KeyType.DOUBLE, "ε_low; default clip_ratio");
   public static final KeySpec CLIP_RATIO_HIGH =
-      KEYS.optional(
-          "actor_rollout_ref.actor.clip_ratio_high", KeyType.DOUBLE, "ε_high; default clip_ratio");
+      KEYS.optional("clip_ratio_high", KeyType.DOUBLE, "ε_high; default clip_ratio");
   public static final KeySpec CLIP_RATIO_C =
-      KEYS.of("actor_rollout_ref.actor.clip_ratio_c", KeyType.DOUBLE, 3.0, "dual-clip bound");
+      KEYS.of("clip_ratio_c", KeyType.DOUBLE, 3.0, "dual-clip bound");
   public static final KeySpec LOSS_AGG_MODE =
-      KEYS.of(
-          "actor_rollout_ref.actor.loss_agg_mode",
-          KeyType.keysOf(LossAggMode.class),
-          "token-mean",
-          "aggregation");
+      KEYS.of("loss_agg_mode", KeyType.keysOf(LossAggMode.class), "token-mean", "aggregation");
   public static final KeySpec POLICY_LOSS_LOSS_MODE =
-      KEYS.of(
-          "actor_rollout_ref.actor.policy_loss.loss_mode",
-          KeyType.keysOf(PolicyLossMode.class),
-          "vanilla",
-          "PG loss");
+      KEYS.of("policy_loss.loss_mode", KeyType.keysOf(PolicyLossMode.class), "vanilla", "PG loss");
   public static final KeySpec ENTROPY_COEFF =
-      KEYS.of("actor_rollout_ref.actor.entropy_coeff", KeyType.DOUBLE, 0.0, "entropy bonus");
+      KEYS.of("entropy_coeff", KeyType.DOUBLE, 0.0, "entropy bonus");
   public static final KeySpec USE_KL_LOSS =
-      KEYS.of(
-          "actor_rollout_ref.actor.use_kl_loss",
-          KeyType.BOOL,
-          false,
-          "KL(π‖π_ref) loss (keeps a reference)");
+      KEYS.of("use_kl_loss", KeyType.BOOL, false, "KL(π‖π_ref) loss (keeps a reference)");
   public static final KeySpec KL_LOSS_COEF =
-      KEYS.of("actor_rollout_ref.actor.kl_loss_coef", KeyType.DOUBLE, 0.001, "β of the KL loss");
+      KEYS.of("kl_loss_coef", KeyType.DOUBLE, 0.001, "β of the KL loss");
   public static final KeySpec KL_LOSS_TYPE =
-      KEYS.of(
-          "actor_rollout_ref.actor.kl_loss_type",
-          KeyType.keysOf(KlEstimator.class),
-          "low_var_kl",
-          "KL estimator");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
+      KEYS.of("kl_loss_type", KeyType.keysOf(KlEstimator.class), "low_var_kl", "KL estimator");
 
   /** Validates each key. */
   public ActorConfig {

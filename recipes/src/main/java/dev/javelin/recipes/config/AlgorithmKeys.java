@@ -9,28 +9,17 @@ import dev.javelin.grpo.AlgorithmConfig;
  * sampling in {@link KlInRewardKeys}, {@link RolloutCorrectionKeys} and {@link FilterGroupsKeys}.
  */
 public final class AlgorithmKeys {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("algorithm.");
   public static final KeySpec ADV_ESTIMATOR =
       KEYS.of(
-          "algorithm.adv_estimator",
-          KeyType.keysOf(AdvantageEstimator.class),
-          "grpo",
-          "advantage estimator");
+          "adv_estimator", KeyType.keysOf(AdvantageEstimator.class), "grpo", "advantage estimator");
   public static final KeySpec NORM_ADV_BY_STD_IN_GRPO =
-      KEYS.of("algorithm.norm_adv_by_std_in_grpo", KeyType.BOOL, true, "divide by the group std");
-  public static final KeySpec GAMMA = KEYS.of("algorithm.gamma", KeyType.DOUBLE, 1.0, "discount γ");
+      KEYS.of("norm_adv_by_std_in_grpo", KeyType.BOOL, true, "divide by the group std");
+  public static final KeySpec GAMMA = KEYS.of("gamma", KeyType.DOUBLE, 1.0, "discount γ");
   public static final KeySpec LAM =
-      KEYS.of("algorithm.lam", KeyType.DOUBLE, 1.0, "GAE λ (kept for compatibility)");
+      KEYS.of("lam", KeyType.DOUBLE, 1.0, "GAE λ (kept for compatibility)");
 
   private AlgorithmKeys() {}
-
-  /** Declares these keys and those of the algorithm's sub-sections. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-    KlInRewardKeys.declare(b);
-    RolloutCorrectionKeys.declare(b);
-    FilterGroupsKeys.declare(b);
-  }
 
   /** The recipe's algorithm. */
   static AlgorithmConfig from(Settings s) {

@@ -7,7 +7,7 @@ package dev.javelin.recipes.config;
  * slide back; this keeps the peak to evaluate or resume from.
  */
 public final class BestCheckpointKeys {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   static final KeySpec KEEP_BEST =
       KEYS.of(
           "trainer.keep_best_checkpoint",
@@ -16,10 +16,6 @@ public final class BestCheckpointKeys {
           "also save and keep the checkpoint of the best validation");
 
   private BestCheckpointKeys() {}
-
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** Whether the recipe keeps the best validated checkpoint. */
   public static boolean keepBest(Settings s) {

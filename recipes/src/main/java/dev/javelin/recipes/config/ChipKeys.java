@@ -17,7 +17,7 @@ import java.util.Set;
  */
 public final class ChipKeys {
   private static final Set<String> HOST_DEVICES = Set.of("cpu", "ref");
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   public static final KeySpec TRAINER_CHIPS =
       KEYS.of(
           "trainer.n_gpus_per_node",
@@ -60,11 +60,6 @@ public final class ChipKeys {
           "chips of each sampler, splitting heads and MLP columns");
 
   private ChipKeys() {}
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** The chip plan of the recipe, every size checked against the others by key name. */
   public static ChipPlan from(Settings s) {

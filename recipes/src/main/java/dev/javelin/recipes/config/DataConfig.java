@@ -41,62 +41,49 @@ public record DataConfig(
     boolean filterOverlongPrompts,
     int valMaxSamples,
     Map<String, Object> applyChatTemplateKwargs) {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("data.");
   public static final KeySpec TRAIN_FILES =
-      KEYS.optional(
-          "data.train_files", KeyType.STRING_LIST, "training files (jsonl or VeRL parquet)");
+      KEYS.optional("train_files", KeyType.STRING_LIST, "training files (jsonl or VeRL parquet)");
   public static final KeySpec VAL_FILES =
-      KEYS.optional("data.val_files", KeyType.STRING_LIST, "validation files");
+      KEYS.optional("val_files", KeyType.STRING_LIST, "validation files");
   public static final KeySpec FILE_FORMAT =
       KEYS.of(
-          "data.file_format",
+          "file_format",
           KeyType.oneOf("auto", "gsm8k", "math500", "parquet"),
           "auto",
           "how train/val files are read; auto picks by extension and name");
   public static final KeySpec PROMPT_KEY =
       KEYS.of(
-          "data.prompt_key",
+          "prompt_key",
           KeyType.oneOf("prompt"),
           "prompt",
           "the parquet column holding the chat prompt (VeRL's layout: prompt)");
   public static final KeySpec PROMPT_TEMPLATE =
-      KEYS.optional("data.prompt_template", KeyType.STRING, "raw, gsm8k, math or countdown");
+      KEYS.optional("prompt_template", KeyType.STRING, "raw, gsm8k, math or countdown");
   public static final KeySpec PROMPT_PREFIX =
       KEYS.of(
-          "data.prompt_prefix",
-          KeyType.STRING,
-          "",
-          "text put before every rendered prompt, e.g. <bos>");
+          "prompt_prefix", KeyType.STRING, "", "text put before every rendered prompt, e.g. <bos>");
   public static final KeySpec TRAIN_BATCH_SIZE =
-      KEYS.of("data.train_batch_size", KeyType.INT, 256, "prompts per step");
+      KEYS.of("train_batch_size", KeyType.INT, 256, "prompts per step");
   public static final KeySpec MAX_PROMPT_LENGTH =
-      KEYS.of("data.max_prompt_length", KeyType.INT, 512, "prompt tokens, at most");
+      KEYS.of("max_prompt_length", KeyType.INT, 512, "prompt tokens, at most");
   public static final KeySpec MAX_RESPONSE_LENGTH =
-      KEYS.of("data.max_response_length", KeyType.INT, 512, "response tokens, at most");
+      KEYS.of("max_response_length", KeyType.INT, 512, "response tokens, at most");
   public static final KeySpec SHUFFLE =
-      KEYS.of("data.shuffle", KeyType.BOOL, true, "reshuffle prompts every epoch");
-  public static final KeySpec SEED = KEYS.of("data.seed", KeyType.LONG, 1L, "shuffle seed");
+      KEYS.of("shuffle", KeyType.BOOL, true, "reshuffle prompts every epoch");
+  public static final KeySpec SEED = KEYS.of("seed", KeyType.LONG, 1L, "shuffle seed");
   public static final KeySpec FILTER_OVERLONG_PROMPTS =
-      KEYS.of(
-          "data.filter_overlong_prompts",
-          KeyType.BOOL,
-          true,
-          "drop prompts over max_prompt_length");
+      KEYS.of("filter_overlong_prompts", KeyType.BOOL, true, "drop prompts over max_prompt_length");
   public static final KeySpec VAL_MAX_SAMPLES =
-      KEYS.of("data.val_max_samples", KeyType.INT, -1, "validation prompts used; -1 for all");
+      KEYS.of("val_max_samples", KeyType.INT, -1, "validation prompts used; -1 for all");
   public static final KeySpec APPLY_CHAT_TEMPLATE_KWARGS =
       KEYS.optional(
-          "data.apply_chat_template_kwargs",
+          "apply_chat_template_kwargs",
           KeyType.MAP,
           "variables for the chat template, e.g. enable_thinking: false (Qwen3)");
 
   /** Variables the renderer sets itself; a kwarg of that name would be silently overridden. */
   private static final List<String> TEMPLATE_OWN = List.of("messages", "add_generation_prompt");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** Validates sizes. */
   public DataConfig {

@@ -12,7 +12,7 @@ import dev.javelin.recipes.config.TrainerSection.RolloutMode;
  */
 public final class FilterGroupsKeys {
   static final String P = "algorithm.filter_groups.";
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   static final KeySpec ENABLE = KEYS.of(P + "enable", KeyType.BOOL, false, "DAPO dynamic sampling");
   public static final KeySpec METRIC =
       KEYS.of(
@@ -26,11 +26,6 @@ public final class FilterGroupsKeys {
       KEYS.optional("data.gen_batch_size", KeyType.INT, "prompts per generation round");
 
   private FilterGroupsKeys() {}
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** The recipe's dynamic sampling (disabled unless {@code enable=true}). */
   static FilterGroupsConfig from(Settings s) {

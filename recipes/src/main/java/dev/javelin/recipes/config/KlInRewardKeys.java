@@ -11,31 +11,25 @@ import dev.javelin.grpo.RecipeKeyed;
  * target_kl} over {@code horizon} samples.
  */
 public final class KlInRewardKeys {
-  static final String P = "algorithm.";
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("algorithm.");
   static final KeySpec USE_KL_IN_REWARD =
-      KEYS.of(P + "use_kl_in_reward", KeyType.BOOL, false, "subtract β·KL from rewards");
+      KEYS.of("use_kl_in_reward", KeyType.BOOL, false, "subtract β·KL from rewards");
   static final KeySpec KL_PENALTY =
       KEYS.of(
-          P + "kl_penalty",
+          "kl_penalty",
           KeyType.oneOf(RecipeKeyed.allKeys(KlEstimator.class).toArray(new String[0])),
           "kl",
           "estimator of the in-reward KL");
   static final KeySpec KL_CTRL_TYPE =
-      KEYS.of(P + "kl_ctrl.type", KeyType.oneOf("fixed", "adaptive"), "fixed", "β controller");
+      KEYS.of("kl_ctrl.type", KeyType.oneOf("fixed", "adaptive"), "fixed", "β controller");
   static final KeySpec KL_CTRL_KL_COEF =
-      KEYS.of(P + "kl_ctrl.kl_coef", KeyType.DOUBLE, 0.001, "initial β");
+      KEYS.of("kl_ctrl.kl_coef", KeyType.DOUBLE, 0.001, "initial β");
   static final KeySpec KL_CTRL_TARGET_KL =
-      KEYS.of(P + "kl_ctrl.target_kl", KeyType.DOUBLE, 0.1, "adaptive: KL target");
+      KEYS.of("kl_ctrl.target_kl", KeyType.DOUBLE, 0.1, "adaptive: KL target");
   static final KeySpec KL_CTRL_HORIZON =
-      KEYS.of(P + "kl_ctrl.horizon", KeyType.INT, 10000, "adaptive: horizon H");
+      KEYS.of("kl_ctrl.horizon", KeyType.INT, 10000, "adaptive: horizon H");
 
   private KlInRewardKeys() {}
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** {@code base} with the recipe's in-reward KL, when switched on. */
   static AlgorithmConfig apply(Settings s, AlgorithmConfig base) {

@@ -13,7 +13,7 @@ import java.util.Set;
 public final class LoraKeys {
   private static final String P = "actor_rollout_ref.model.";
   private static final String ALL_LINEAR = "all-linear";
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   public static final KeySpec LORA_RANK =
       KEYS.of(P + "lora_rank", KeyType.INT, 0, "LoRA rank r; 0 = full fine-tuning");
   public static final KeySpec LORA_ALPHA =
@@ -48,11 +48,6 @@ public final class LoraKeys {
               + " (samplers merge them into the base they hold)");
 
   private LoraKeys() {}
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** The recipe's adapters ({@link LoraConfig#NONE} at rank 0), every key checked by name. */
   public static LoraConfig from(Settings s) {

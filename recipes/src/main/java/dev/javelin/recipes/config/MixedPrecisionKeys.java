@@ -14,30 +14,24 @@ import java.util.Set;
  * ({@link VerlEngineKeys}).
  */
 public final class MixedPrecisionKeys {
-  private static final String P = "actor_rollout_ref.actor.fsdp_config.mixed_precision.";
   private static final Set<String> BF16 = Set.of("bf16", "bfloat16");
   private static final Set<String> BF16_DEVICES = Set.of("tpu", "xla:gpu");
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("actor_rollout_ref.actor.fsdp_config.mixed_precision.");
 
   /** The values a compute-type key takes: VeRL's spellings of f32 and bf16. */
   static final KeyType DTYPES = KeyType.oneOf("fp32", "float32", "bf16", "bfloat16");
 
   public static final KeySpec PARAM_DTYPE =
       KEYS.optional(
-          P + "param_dtype",
+          "param_dtype",
           DTYPES,
           "trainer compute type; default bf16 on tpu and xla:gpu, fp32 elsewhere");
   public static final KeySpec REDUCE_DTYPE =
-      KEYS.of(P + "reduce_dtype", DTYPES, "fp32", "gradient reduction type; fp32 only");
+      KEYS.of("reduce_dtype", DTYPES, "fp32", "gradient reduction type; fp32 only");
   public static final KeySpec BUFFER_DTYPE =
-      KEYS.of(P + "buffer_dtype", DTYPES, "fp32", "buffer type; fp32 only");
+      KEYS.of("buffer_dtype", DTYPES, "fp32", "buffer type; fp32 only");
 
   private MixedPrecisionKeys() {}
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** What the trainer computes in (f32 or bf16), every key checked by name. */
   public static DType computeDType(Settings s) {

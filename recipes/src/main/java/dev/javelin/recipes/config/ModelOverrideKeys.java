@@ -17,7 +17,7 @@ import java.util.Map;
  * other field gets a one-line note that it has no effect here.
  */
 public final class ModelOverrideKeys {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   static final KeySpec OVERRIDE_CONFIG =
       KEYS.optional(
           "actor_rollout_ref.model.override_config",
@@ -38,11 +38,6 @@ public final class ModelOverrideKeys {
           "tie_word_embeddings");
 
   private ModelOverrideKeys() {}
-
-  /** Declares the key. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /**
    * The fields that take effect (null when not set) and one line per field, saying what it does.

@@ -33,73 +33,45 @@ public record ModelSection(
     long initSeed,
     double initStd,
     boolean gradientCheckpointing) {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("actor_rollout_ref.model.");
   public static final KeySpec ENABLE_GRADIENT_CHECKPOINTING =
       KEYS.of(
-          "actor_rollout_ref.model.enable_gradient_checkpointing",
+          "enable_gradient_checkpointing",
           KeyType.BOOL,
           false,
           "recompute each block in the backward pass (less memory, ~1/3 more compute)");
   public static final KeySpec PATH =
-      KEYS.optional(
-          "actor_rollout_ref.model.path",
-          KeyType.STRING,
-          "HF checkpoint dir (config.json + safetensors)");
+      KEYS.optional("path", KeyType.STRING, "HF checkpoint dir (config.json + safetensors)");
   public static final KeySpec TOKENIZER_PATH =
-      KEYS.optional(
-          "actor_rollout_ref.model.tokenizer_path",
-          KeyType.STRING,
-          "tokenizer dir/file, or 'char'");
+      KEYS.optional("tokenizer_path", KeyType.STRING, "tokenizer dir/file, or 'char'");
   public static final KeySpec WARMUP_RECIPE =
-      KEYS.optional(
-          "actor_rollout_ref.model.warmup_recipe",
-          KeyType.STRING,
-          "recipe run first when path is missing");
+      KEYS.optional("warmup_recipe", KeyType.STRING, "recipe run first when path is missing");
   public static final KeySpec MODEL_TYPE =
       KEYS.of(
-          "actor_rollout_ref.model.model_type",
+          "model_type",
           KeyType.oneOf(Architectures.modelTypes().toArray(new String[0])),
           LlamaFamily.LLAMA.modelType(),
           "config.json type");
   public static final KeySpec INIT_HIDDEN =
-      KEYS.of("actor_rollout_ref.model.init.hidden", KeyType.INT, 128, "random init: width d");
+      KEYS.of("init.hidden", KeyType.INT, 128, "random init: width d");
   public static final KeySpec INIT_INTERMEDIATE =
-      KEYS.of(
-          "actor_rollout_ref.model.init.intermediate", KeyType.INT, 512, "random init: MLP width");
+      KEYS.of("init.intermediate", KeyType.INT, 512, "random init: MLP width");
   public static final KeySpec INIT_LAYERS =
-      KEYS.of("actor_rollout_ref.model.init.layers", KeyType.INT, 4, "random init: blocks");
+      KEYS.of("init.layers", KeyType.INT, 4, "random init: blocks");
   public static final KeySpec INIT_HEADS =
-      KEYS.of("actor_rollout_ref.model.init.heads", KeyType.INT, 4, "random init: query heads");
+      KEYS.of("init.heads", KeyType.INT, 4, "random init: query heads");
   public static final KeySpec INIT_KV_HEADS =
-      KEYS.of(
-          "actor_rollout_ref.model.init.kv_heads", KeyType.INT, 4, "random init: key/value heads");
+      KEYS.of("init.kv_heads", KeyType.INT, 4, "random init: key/value heads");
   public static final KeySpec INIT_MAX_POSITIONS =
-      KEYS.of(
-          "actor_rollout_ref.model.init.max_positions",
-          KeyType.INT,
-          64,
-          "random init: context length");
+      KEYS.of("init.max_positions", KeyType.INT, 64, "random init: context length");
   public static final KeySpec INIT_ROPE_THETA =
-      KEYS.of(
-          "actor_rollout_ref.model.init.rope_theta",
-          KeyType.DOUBLE,
-          10_000.0,
-          "random init: RoPE base");
+      KEYS.of("init.rope_theta", KeyType.DOUBLE, 10_000.0, "random init: RoPE base");
   public static final KeySpec INIT_TIE_WORD_EMBEDDINGS =
-      KEYS.of(
-          "actor_rollout_ref.model.init.tie_word_embeddings",
-          KeyType.BOOL,
-          true,
-          "random init: tied LM head");
+      KEYS.of("init.tie_word_embeddings", KeyType.BOOL, true, "random init: tied LM head");
   public static final KeySpec INIT_SEED =
-      KEYS.of("actor_rollout_ref.model.init.seed", KeyType.LONG, 0L, "random init: seed");
+      KEYS.of("init.seed", KeyType.LONG, 0L, "random init: seed");
   public static final KeySpec INIT_STD =
-      KEYS.of("actor_rollout_ref.model.init.std", KeyType.DOUBLE, 0.02, "random init: weight std");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
+      KEYS.of("init.std", KeyType.DOUBLE, 0.02, "random init: weight std");
 
   /** Validates. */
   public ModelSection {

@@ -11,7 +11,7 @@ import dev.javelin.grpo.dapo.OverlongPenalty;
  */
 public final class OverlongBufferKeys {
   static final String P = "reward_model.overlong_buffer.";
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   static final KeySpec ENABLE =
       KEYS.of(P + "enable", KeyType.BOOL, false, "DAPO soft overlong punishment");
   static final KeySpec LEN =
@@ -29,6 +29,12 @@ public final class OverlongBufferKeys {
   /** DAPO's reward-manager spelling of the buffer keys. */
   private static final String NEW_SPELLING = "reward_model.reward_kwargs.overlong_buffer_cfg.";
 
+  static {
+    for (KeySpec k : new KeySpec[] {ENABLE, LEN, PENALTY_FACTOR, LOG}) {
+      KEYS.alias(NEW_SPELLING + k.name().substring(P.length()), k);
+    }
+  }
+
   private OverlongBufferKeys() {}
 
   /**
@@ -41,14 +47,6 @@ public final class OverlongBufferKeys {
     /** Whether the penalty applies. */
     public boolean enabled() {
       return penalty != null;
-    }
-  }
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-    for (KeySpec k : new KeySpec[] {ENABLE, LEN, PENALTY_FACTOR, LOG}) {
-      b.alias(NEW_SPELLING + k.name().substring(P.length()), k);
     }
   }
 

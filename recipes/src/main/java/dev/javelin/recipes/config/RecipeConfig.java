@@ -45,7 +45,7 @@ public record RecipeConfig(
     OverlongBufferKeys.Shaping overlong,
     LoraConfig lora,
     ChipPlan chips) {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   private static final String REWARD_SECTION = "custom_reward_function";
   public static final KeySpec REWARD_PATH =
       KEYS.optional(
@@ -65,11 +65,6 @@ public record RecipeConfig(
   public static final KeySpec SFT_STOP_AT_ACCURACY =
       KEYS.optional(
           "sft.stop_at_accuracy", KeyType.DOUBLE, "sft stops once held-out greedy acc >= this");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** Checks the cross-section combinations. */
   public RecipeConfig {

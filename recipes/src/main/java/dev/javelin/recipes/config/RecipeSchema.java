@@ -1,5 +1,7 @@
 package dev.javelin.recipes.config;
 
+import java.util.List;
+
 /**
  * Every key a recipe may set, with VeRL's names where the concept is the same ({@code
  * data.train_batch_size}, {@code actor_rollout_ref.actor.optim.lr}, {@code trainer.save_freq},
@@ -20,22 +22,27 @@ public final class RecipeSchema {
 
   private static Schema build() {
     Schema.Builder b = Schema.builder();
-    DataConfig.declare(b);
-    SyntheticConfig.declare(b);
-    ModelSection.declare(b);
-    ModelOverrideKeys.declare(b);
-    LoraKeys.declare(b);
-    MixedPrecisionKeys.declare(b);
-    ActorConfig.declare(b);
-    RolloutConfig.declare(b);
-    AlgorithmKeys.declare(b);
-    OverlongBufferKeys.declare(b);
-    TrainerSection.declare(b);
-    ChipKeys.declare(b);
-    RecipeConfig.declare(b);
-    RewardHealthKeys.declare(b);
-    RewardWorkerKeys.declare(b);
-    BestCheckpointKeys.declare(b);
+    List.of(
+            DataConfig.KEYS,
+            SyntheticConfig.KEYS,
+            ModelSection.KEYS,
+            ModelOverrideKeys.KEYS,
+            LoraKeys.KEYS,
+            MixedPrecisionKeys.KEYS,
+            ActorConfig.KEYS,
+            RolloutConfig.KEYS,
+            AlgorithmKeys.KEYS,
+            KlInRewardKeys.KEYS,
+            RolloutCorrectionKeys.KEYS,
+            FilterGroupsKeys.KEYS,
+            OverlongBufferKeys.KEYS,
+            TrainerSection.KEYS,
+            ChipKeys.KEYS,
+            RecipeConfig.KEYS,
+            RewardHealthKeys.KEYS,
+            RewardWorkerKeys.KEYS,
+            BestCheckpointKeys.KEYS)
+        .forEach(keys -> keys.declareIn(b));
     return b.build();
   }
 }

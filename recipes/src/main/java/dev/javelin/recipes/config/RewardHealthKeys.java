@@ -9,7 +9,7 @@ public final class RewardHealthKeys {
   /** Steps the error rate is measured over. */
   public static final int WINDOW_STEPS = 3;
 
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet();
   static final KeySpec MAX_ERROR_RATE =
       KEYS.of(
           "reward.max_error_rate",
@@ -18,10 +18,6 @@ public final class RewardHealthKeys {
           "failed share of reward calls over 3 steps that stops the run; 1 never stops");
 
   private RewardHealthKeys() {}
-
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** The recipe's limit, in [0, 1]. */
   public static double maxErrorRate(Settings s) {

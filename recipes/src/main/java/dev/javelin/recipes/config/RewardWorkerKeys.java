@@ -12,30 +12,26 @@ import java.util.Optional;
  * call, {@code reward.batch_timeout_s} that of one batch's calls together.
  */
 public final class RewardWorkerKeys {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("reward.");
   static final KeySpec ENABLE =
       KEYS.of(
-          "reward.workers.enable",
+          "workers.enable",
           KeyType.BOOL,
           true,
           "run custom reward code in worker processes (false: in the training JVM)");
   static final KeySpec NUM =
       KEYS.optional(
-          "reward.workers.num", KeyType.INT, "reward worker processes (default: cores, at most 4)");
+          "workers.num", KeyType.INT, "reward worker processes (default: cores, at most 4)");
   static final KeySpec HEAP =
-      KEYS.of("reward.workers.heap", KeyType.STRING, "512m", "each reward worker's heap (-Xmx)");
+      KEYS.of("workers.heap", KeyType.STRING, "512m", "each reward worker's heap (-Xmx)");
   static final KeySpec BATCH_TIMEOUT_S =
       KEYS.of(
-          "reward.batch_timeout_s",
+          "batch_timeout_s",
           KeyType.DOUBLE,
           120.0,
           "time limit of one batch's reward calls, seconds; unfinished rows are timeouts");
 
   private RewardWorkerKeys() {}
-
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** The worker settings, or empty when {@code reward.workers.enable} is false. */
   public static Optional<WorkerConfig> from(Settings s, Duration callTimeout) {

@@ -38,67 +38,34 @@ public record RolloutConfig(
     double valTemperature,
     int valTopK,
     double valTopP) {
-  private static final KeySet KEYS = new KeySet();
-  public static final KeySpec N =
-      KEYS.of("actor_rollout_ref.rollout.n", KeyType.INT, 1, "responses per prompt");
+  static final KeySet KEYS = new KeySet("actor_rollout_ref.rollout.");
+  public static final KeySpec N = KEYS.of("n", KeyType.INT, 1, "responses per prompt");
   public static final KeySpec TEMPERATURE =
-      KEYS.of("actor_rollout_ref.rollout.temperature", KeyType.DOUBLE, 1.0, "sampling temperature");
-  public static final KeySpec TOP_K =
-      KEYS.of("actor_rollout_ref.rollout.top_k", KeyType.INT, -1, "top-k; -1 off");
-  public static final KeySpec TOP_P =
-      KEYS.of("actor_rollout_ref.rollout.top_p", KeyType.DOUBLE, 1.0, "nucleus p; 1 off");
-  public static final KeySpec MIN_P =
-      KEYS.of("actor_rollout_ref.rollout.min_p", KeyType.DOUBLE, 0.0, "min-p; 0 off");
+      KEYS.of("temperature", KeyType.DOUBLE, 1.0, "sampling temperature");
+  public static final KeySpec TOP_K = KEYS.of("top_k", KeyType.INT, -1, "top-k; -1 off");
+  public static final KeySpec TOP_P = KEYS.of("top_p", KeyType.DOUBLE, 1.0, "nucleus p; 1 off");
+  public static final KeySpec MIN_P = KEYS.of("min_p", KeyType.DOUBLE, 0.0, "min-p; 0 off");
   public static final KeySpec LOG_PROB_MICRO_BATCH_SIZE_PER_GPU =
-      KEYS.optional(
-          "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
-          KeyType.INT,
-          "samples per pass");
+      KEYS.optional("log_prob_micro_batch_size_per_gpu", KeyType.INT, "samples per pass");
   public static final KeySpec MAX_NUM_SEQS =
-      KEYS.of(
-          "actor_rollout_ref.rollout.max_num_seqs",
-          KeyType.INT,
-          256,
-          "sequences decoded at once per sampler");
+      KEYS.of("max_num_seqs", KeyType.INT, 256, "sequences decoded at once per sampler");
   public static final KeySpec WEIGHT_DTYPE =
-      KEYS.of(
-          "actor_rollout_ref.rollout.weight_dtype",
-          KeyType.oneOf("f32", "bf16"),
-          "f32",
-          "weight-sync wire");
+      KEYS.of("weight_dtype", KeyType.oneOf("f32", "bf16"), "f32", "weight-sync wire");
   public static final KeySpec DTYPE =
       KEYS.optional(
-          "actor_rollout_ref.rollout.dtype",
+          "dtype",
           MixedPrecisionKeys.DTYPES,
           "sampler compute type and KV cache; default bf16 on tpu and xla:gpu, fp32 elsewhere");
   public static final KeySpec VAL_KWARGS_N =
-      KEYS.of(
-          "actor_rollout_ref.rollout.val_kwargs.n",
-          KeyType.INT,
-          1,
-          "responses per validation prompt");
+      KEYS.of("val_kwargs.n", KeyType.INT, 1, "responses per validation prompt");
   public static final KeySpec VAL_KWARGS_DO_SAMPLE =
-      KEYS.of(
-          "actor_rollout_ref.rollout.val_kwargs.do_sample",
-          KeyType.BOOL,
-          false,
-          "sample (else greedy) in validation");
+      KEYS.of("val_kwargs.do_sample", KeyType.BOOL, false, "sample (else greedy) in validation");
   public static final KeySpec VAL_KWARGS_TEMPERATURE =
-      KEYS.of(
-          "actor_rollout_ref.rollout.val_kwargs.temperature",
-          KeyType.DOUBLE,
-          1.0,
-          "validation temperature");
+      KEYS.of("val_kwargs.temperature", KeyType.DOUBLE, 1.0, "validation temperature");
   public static final KeySpec VAL_KWARGS_TOP_K =
-      KEYS.of("actor_rollout_ref.rollout.val_kwargs.top_k", KeyType.INT, -1, "validation top-k");
+      KEYS.of("val_kwargs.top_k", KeyType.INT, -1, "validation top-k");
   public static final KeySpec VAL_KWARGS_TOP_P =
-      KEYS.of(
-          "actor_rollout_ref.rollout.val_kwargs.top_p", KeyType.DOUBLE, 1.0, "validation top-p");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
+      KEYS.of("val_kwargs.top_p", KeyType.DOUBLE, 1.0, "validation top-p");
 
   /** Validates each key. */
   public RolloutConfig {

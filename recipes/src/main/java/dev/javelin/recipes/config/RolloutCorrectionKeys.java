@@ -15,29 +15,23 @@ import dev.javelin.recipes.config.TrainerSection.RolloutMode;
  * (VeRL's default 2.0): the off-policy gap is then corrected, not ignored.
  */
 public final class RolloutCorrectionKeys {
-  static final String P = "algorithm.rollout_correction.";
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("algorithm.rollout_correction.");
   public static final KeySpec ROLLOUT_IS =
-      KEYS.optional(P + "rollout_is", KeyType.STRING, "TIS level: token, sequence or none (off)");
+      KEYS.optional("rollout_is", KeyType.STRING, "TIS level: token, sequence or none (off)");
   static final KeySpec ROLLOUT_IS_THRESHOLD =
-      KEYS.of(P + "rollout_is_threshold", KeyType.DOUBLE, 2.0, "TIS truncation C");
+      KEYS.of("rollout_is_threshold", KeyType.DOUBLE, 2.0, "TIS truncation C");
   static final KeySpec ROLLOUT_IS_BATCH_NORMALIZE =
-      KEYS.of(P + "rollout_is_batch_normalize", KeyType.BOOL, false, "rescale weights to mean 1");
+      KEYS.of("rollout_is_batch_normalize", KeyType.BOOL, false, "rescale weights to mean 1");
   static final KeySpec ROLLOUT_RS =
-      KEYS.optional(P + "rollout_rs", KeyType.STRING, "rejection rules, e.g. token_k1");
+      KEYS.optional("rollout_rs", KeyType.STRING, "rejection rules, e.g. token_k1");
   static final KeySpec ROLLOUT_RS_THRESHOLD =
-      KEYS.optional(P + "rollout_rs_threshold", KeyType.STRING, "thresholds, e.g. 0.5_2.0");
+      KEYS.optional("rollout_rs_threshold", KeyType.STRING, "thresholds, e.g. 0.5_2.0");
   static final KeySpec BYPASS_MODE =
-      KEYS.of(P + "bypass_mode", KeyType.BOOL, false, "sampler log-probs as old log-probs");
+      KEYS.of("bypass_mode", KeyType.BOOL, false, "sampler log-probs as old log-probs");
   static final KeySpec LOSS_TYPE =
-      KEYS.of(P + "loss_type", KeyType.STRING, "ppo_clip", "bypass loss: ppo_clip");
+      KEYS.of("loss_type", KeyType.STRING, "ppo_clip", "bypass loss: ppo_clip");
 
   private RolloutCorrectionKeys() {}
-
-  /** Declares the keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** Whether the recipe leaves correction unset and one_step_off supplies token TIS. */
   public static boolean defaultedByOneStepOff(Settings s) {

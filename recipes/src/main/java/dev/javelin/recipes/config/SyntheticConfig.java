@@ -14,28 +14,23 @@ import java.util.List;
  */
 public record SyntheticConfig(
     String task, int trainSize, int valSize, long seed, int digits, List<String> operators) {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("data.synthetic.");
   public static final KeySpec TASK =
       KEYS.of(
-          "data.synthetic.task",
+          "task",
           KeyType.oneOf("none", "arith", "countdown"),
           "none",
           "a generated task instead of files");
   public static final KeySpec TRAIN_SIZE =
-      KEYS.of("data.synthetic.train_size", KeyType.INT, 20_000, "generated training prompts");
+      KEYS.of("train_size", KeyType.INT, 20_000, "generated training prompts");
   public static final KeySpec VAL_SIZE =
-      KEYS.of("data.synthetic.val_size", KeyType.INT, 500, "generated held-out prompts");
+      KEYS.of("val_size", KeyType.INT, 500, "generated held-out prompts");
   public static final KeySpec SEED =
-      KEYS.of("data.synthetic.seed", KeyType.LONG, 1L, "seed of the generated split");
+      KEYS.of("seed", KeyType.LONG, 1L, "seed of the generated split");
   public static final KeySpec DIGITS =
-      KEYS.of("data.synthetic.digits", KeyType.INT, 3, "arith: digits per operand");
+      KEYS.of("digits", KeyType.INT, 3, "arith: digits per operand");
   public static final KeySpec OPERATORS =
-      KEYS.of("data.synthetic.operators", KeyType.STRING_LIST, List.of("+"), "arith: of + - *");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
+      KEYS.of("operators", KeyType.STRING_LIST, List.of("+"), "arith: of + - *");
 
   /** Validates sizes and operators. */
   public SyntheticConfig {

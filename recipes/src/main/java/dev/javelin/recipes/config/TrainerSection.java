@@ -51,72 +51,65 @@ public record TrainerSection(
     int maxRestarts,
     RolloutMode rolloutMode,
     List<String> loggers) {
-  private static final KeySet KEYS = new KeySet();
+  static final KeySet KEYS = new KeySet("trainer.");
   public static final KeySpec PROJECT_NAME =
-      KEYS.of("trainer.project_name", KeyType.STRING, "javelin", "project");
+      KEYS.of("project_name", KeyType.STRING, "javelin", "project");
   public static final KeySpec EXPERIMENT_NAME =
-      KEYS.of("trainer.experiment_name", KeyType.STRING, "run", "experiment");
+      KEYS.of("experiment_name", KeyType.STRING, "run", "experiment");
   public static final KeySpec TOTAL_TRAINING_STEPS =
-      KEYS.optional("trainer.total_training_steps", KeyType.INT, "steps; default epochs × batches");
+      KEYS.optional("total_training_steps", KeyType.INT, "steps; default epochs × batches");
   public static final KeySpec TOTAL_EPOCHS =
-      KEYS.of("trainer.total_epochs", KeyType.INT, 1, "epochs when total_training_steps is unset");
+      KEYS.of("total_epochs", KeyType.INT, 1, "epochs when total_training_steps is unset");
   public static final KeySpec SAVE_FREQ =
-      KEYS.of("trainer.save_freq", KeyType.INT, -1, "checkpoint every N steps; -1 only at the end");
+      KEYS.of("save_freq", KeyType.INT, -1, "checkpoint every N steps; -1 only at the end");
   public static final KeySpec TEST_FREQ =
-      KEYS.of("trainer.test_freq", KeyType.INT, -1, "validate every N steps; -1 only at the end");
+      KEYS.of("test_freq", KeyType.INT, -1, "validate every N steps; -1 only at the end");
   public static final KeySpec VAL_BEFORE_TRAIN =
-      KEYS.of("trainer.val_before_train", KeyType.BOOL, true, "validate before the first step");
+      KEYS.of("val_before_train", KeyType.BOOL, true, "validate before the first step");
   public static final KeySpec LOG_VAL_GENERATIONS =
       KEYS.of(
-          "trainer.log_val_generations",
+          "log_val_generations",
           KeyType.INT,
           0,
           "validation generations logged to val_generations.jsonl; 0 logs none");
   public static final KeySpec DEFAULT_LOCAL_DIR =
-      KEYS.optional(
-          "trainer.default_local_dir", KeyType.STRING, "checkpoints/<project>/<experiment>");
+      KEYS.optional("default_local_dir", KeyType.STRING, "checkpoints/<project>/<experiment>");
   public static final KeySpec RESUME_MODE =
-      KEYS.of(
-          "trainer.resume_mode", KeyType.STRING, "auto", "auto, disable or a global_step_N dir");
+      KEYS.of("resume_mode", KeyType.STRING, "auto", "auto, disable or a global_step_N dir");
   public static final KeySpec MAX_ACTOR_CKPT_TO_KEEP =
-      KEYS.of("trainer.max_actor_ckpt_to_keep", KeyType.INT, 0, "checkpoints kept; 0 keeps all");
+      KEYS.of("max_actor_ckpt_to_keep", KeyType.INT, 0, "checkpoints kept; 0 keeps all");
   public static final KeySpec SEED =
-      KEYS.of("trainer.seed", KeyType.LONG, 1L, "seed of sampling and trainer shuffles");
+      KEYS.of("seed", KeyType.LONG, 1L, "seed of sampling and trainer shuffles");
   public static final KeySpec DEVICE =
-      KEYS.of("trainer.device", KeyType.STRING, "cpu", "device spec for trainer and samplers");
+      KEYS.of("device", KeyType.STRING, "cpu", "device spec for trainer and samplers");
   public static final KeySpec SAMPLERS =
-      KEYS.of("trainer.samplers", KeyType.INT, 2, "sampler actors (--samplers N)");
+      KEYS.of("samplers", KeyType.INT, 2, "sampler actors (--samplers N)");
   public static final KeySpec RAY =
       KEYS.of(
-          "trainer.ray",
+          "ray",
           KeyType.keysOf(RayMode.class),
           RayMode.LOCAL.key(),
           "Ray local mode, a Ray cluster, or plain objects");
   public static final KeySpec RAY_ADDRESS =
-      KEYS.optional("trainer.ray_address", KeyType.STRING, "cluster address; default $RAY_ADDRESS");
+      KEYS.optional("ray_address", KeyType.STRING, "cluster address; default $RAY_ADDRESS");
   public static final KeySpec MAX_RESTARTS =
       KEYS.of(
-          "trainer.max_restarts",
+          "max_restarts",
           KeyType.INT,
           3,
           "restarts of a dead sampler actor (cluster), or of a failed trainer gang");
   public static final KeySpec ROLLOUT_MODE =
       KEYS.of(
-          "trainer.rollout_mode",
+          "rollout_mode",
           KeyType.keysOf(RolloutMode.class),
           RolloutMode.SYNC.key(),
           "sync, or generate step k+1 while training step k");
   public static final KeySpec LOGGER =
       KEYS.of(
-          "trainer.logger",
+          "logger",
           KeyType.STRING_LIST,
           List.of("console"),
           "console, jsonl, tensorboard and/or mlflow (metrics.jsonl is always written)");
-
-  /** Declares the section's keys. */
-  static void declare(Schema.Builder b) {
-    KEYS.declareIn(b);
-  }
 
   /** The backends {@code trainer.logger} can name; {@code wandb} is also accepted (no-op). */
   public static final List<String> LOGGERS = List.of("console", "jsonl", "tensorboard", "mlflow");
