@@ -8,7 +8,7 @@ import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.LrSchedule;
 import dev.javelin.backend.optim.OptimizerPrograms;
 import dev.javelin.backend.program.Bindings;
-import dev.javelin.backend.spmd.ShardPlan;
+import dev.javelin.backend.program.ShardPlan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

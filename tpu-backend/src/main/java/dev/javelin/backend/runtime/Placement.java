@@ -7,8 +7,8 @@ import dev.javelin.backend.Executable;
 import dev.javelin.backend.Tensor;
 import dev.javelin.backend.graph.Program;
 import dev.javelin.backend.model.ModelConfig;
+import dev.javelin.backend.program.ShardPlan;
 import dev.javelin.backend.spmd.Mesh;
-import dev.javelin.backend.spmd.ShardPlan;
 import java.util.List;
 import java.util.Map;
 

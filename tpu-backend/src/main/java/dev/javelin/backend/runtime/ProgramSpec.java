@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 /**
  * A program a model compiles once and caches: its cache key, how to build it, which arguments its
  * runs donate, and on a mesh how its outputs and parameters lie ({@link
- * dev.javelin.backend.spmd.ShardPlan#program}).
+ * dev.javelin.backend.program.ShardPlan#program}).
  *
  * @param key names the program and its shapes; a mesh adds itself to it
  * @param build builds the program when it is not cached

@@ -4,7 +4,7 @@ import dev.javelin.backend.graph.Loops;
 import dev.javelin.backend.graph.Node;
 import dev.javelin.backend.graph.Op;
 import dev.javelin.backend.graph.VjpPrograms;
-import dev.javelin.backend.spmd.ShardPlan;
+import dev.javelin.backend.program.ShardPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

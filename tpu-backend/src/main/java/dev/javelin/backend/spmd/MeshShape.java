@@ -4,15 +4,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sizes of a {@link ShardPlan} mesh's axes, before chips are chosen: data-parallel replicas,
- * FSDP shards and tensor-parallel ranks. {@link #over} lays it on a device's chips, {@code tp}
- * fastest so that a tensor-parallel group takes neighbouring chips.
+ * The sizes of a model mesh's axes, before chips are chosen: data-parallel replicas, FSDP shards
+ * and tensor-parallel ranks (the axes {@code program.ShardPlan} lays a model's values over). {@link
+ * #over} lays it on a device's chips, {@code tp} fastest so that a tensor-parallel group takes
+ * neighbouring chips.
  *
- * @param dp {@value ShardPlan#DP}, at least 1
- * @param fsdp {@value ShardPlan#FSDP}, at least 1
- * @param tp {@value ShardPlan#TP}, at least 1
+ * @param dp {@value #DP}, at least 1
+ * @param fsdp {@value #FSDP}, at least 1
+ * @param tp {@value #TP}, at least 1
  */
 public record MeshShape(int dp, int fsdp, int tp) {
+  /** The name of the data-parallel axis. */
+  public static final String DP = "dp";
+
+  /** The name of the FSDP axis. */
+  public static final String FSDP = "fsdp";
+
+  /** The name of the tensor-parallel axis. */
+  public static final String TP = "tp";
+
   /** One chip: no mesh axis splits anything. */
   public static final MeshShape ONE = new MeshShape(1, 1, 1);
 
@@ -45,16 +55,16 @@ public record MeshShape(int dp, int fsdp, int tp) {
     }
     List<Mesh.Axis> axes = new ArrayList<>();
     if (dp > 1) {
-      axes.add(new Mesh.Axis(ShardPlan.DP, dp));
+      axes.add(new Mesh.Axis(DP, dp));
     }
     if (fsdp > 1) {
-      axes.add(new Mesh.Axis(ShardPlan.FSDP, fsdp));
+      axes.add(new Mesh.Axis(FSDP, fsdp));
     }
     if (tp > 1) {
-      axes.add(new Mesh.Axis(ShardPlan.TP, tp));
+      axes.add(new Mesh.Axis(TP, tp));
     }
     if (axes.isEmpty()) {
-      axes.add(new Mesh.Axis(ShardPlan.DP, 1));
+      axes.add(new Mesh.Axis(DP, 1));
     }
     return new Mesh(axes, chips.subList(0, chips()));
   }

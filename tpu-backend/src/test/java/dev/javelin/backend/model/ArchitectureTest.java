@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javelin.backend.Shape;
+import dev.javelin.backend.program.ShardPlan;
 import dev.javelin.backend.spmd.Mesh;
-import dev.javelin.backend.spmd.ShardPlan;
 import dev.javelin.backend.spmd.Sharding;
 import java.util.List;
 import java.util.Set;

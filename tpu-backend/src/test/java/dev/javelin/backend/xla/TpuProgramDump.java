@@ -10,9 +10,10 @@ import dev.javelin.backend.model.LlamaFamily;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
+import dev.javelin.backend.program.ShardPlan;
 import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.spmd.Mesh;
-import dev.javelin.backend.spmd.ShardPlan;
+import dev.javelin.backend.spmd.MeshShape;
 import dev.javelin.backend.stablehlo.RematFenceXlaTest;
 import dev.javelin.backend.stablehlo.StableHloPrinter;
 import dev.javelin.backend.testing.PgLoss;
@@ -69,7 +70,7 @@ public final class TpuProgramDump {
     p = unfenced ? Barriers.strip(p) : p;
     List<String> names = WeightSpec.layout(c).stream().map(WeightSpec::name).toList();
     if (fsdp > 1) {
-      ShardPlan plan = ShardPlan.of(Mesh.of(ShardPlan.FSDP, fsdp), c);
+      ShardPlan plan = ShardPlan.of(Mesh.of(MeshShape.FSDP, fsdp), c);
       p = p.withSharding(plan.program(p, ShardPlan.after(3, ShardPlan.updateNames(names))));
     }
     Donation donation = TrainPrograms.fusedInPlace(p, names);

@@ -1,4 +1,4 @@
-package dev.javelin.backend.spmd;
+package dev.javelin.backend.program;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,10 +14,11 @@ import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.AdamWConfig;
 import dev.javelin.backend.optim.OptimizerPrograms;
-import dev.javelin.backend.program.ModelPrograms;
-import dev.javelin.backend.program.SlotPrograms;
-import dev.javelin.backend.program.TrainPrograms;
 import dev.javelin.backend.runtime.ActorPrograms;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.MeshShape;
+import dev.javelin.backend.spmd.ProgramSharding;
+import dev.javelin.backend.spmd.Sharding;
 import dev.javelin.backend.testing.PgLoss;
 import dev.javelin.backend.testing.WithProperty;
 import java.util.List;

@@ -1,4 +1,8 @@
-package dev.javelin.backend.spmd;
+package dev.javelin.backend.program;
+
+import static dev.javelin.backend.spmd.MeshShape.DP;
+import static dev.javelin.backend.spmd.MeshShape.FSDP;
+import static dev.javelin.backend.spmd.MeshShape.TP;
 
 import dev.javelin.backend.Shape;
 import dev.javelin.backend.graph.Node;
@@ -9,7 +13,10 @@ import dev.javelin.backend.model.Architecture.TpSplit;
 import dev.javelin.backend.model.ModelConfig;
 import dev.javelin.backend.model.WeightSpec;
 import dev.javelin.backend.optim.OptimizerPrograms;
-import dev.javelin.backend.program.ModelPrograms;
+import dev.javelin.backend.spmd.Mesh;
+import dev.javelin.backend.spmd.MeshShape;
+import dev.javelin.backend.spmd.ProgramSharding;
+import dev.javelin.backend.spmd.Sharding;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,8 +24,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Where every value of a model's programs lies on a mesh whose axes are among {@value #DP}, {@value
- * #FSDP} and {@value #TP}, chosen by what the value is, from its program name:
+ * Where every value of a model's programs lies on a mesh whose axes are among {@value
+ * MeshShape#DP}, {@value MeshShape#FSDP} and {@value MeshShape#TP}, chosen by what the value is,
+ * from its program name:
  *
  * <ul>
  *   <li>Weights (HF names): {@code fsdp} splits each weight on its first dimension that divides
@@ -46,10 +54,6 @@ import java.util.Set;
  * produces it to the one that consumes it.
  */
 public final class ShardPlan {
-  public static final String DP = "dp";
-  public static final String FSDP = "fsdp";
-  public static final String TP = "tp";
-
   /** The role of a loop's batch-major values stacked per iteration (n, B, ...). */
   public static final String STACKED_ACTIVATIONS = "stacked activations";
 
