@@ -294,10 +294,19 @@ JNI(void, clientDestroy)(JNIEnv* env, jclass cls, jlong a, jlong client) {
   CALL_ON(PJRT_Client_Destroy, client, client, );
 }
 
-JNI(jstring, platformName)(JNIEnv* env, jclass cls, jlong a, jlong client) {
+/* Fills out, a String[2], with the client's platform name and version ("cpu", "0.1"). */
+JNI(void, platform)(JNIEnv* env, jclass cls, jlong a, jlong client, jobjectArray out) {
   const PJRT_Api* api = API(a);
-  CALL_ON(PJRT_Client_PlatformName, client, client, NULL);
-  return bounded_string(env, args.platform_name, args.platform_name_size, 256);
+  REQUIRE_SLOT(env, api, PJRT_Client_PlatformVersion, );
+  CALL_ON(PJRT_Client_PlatformName, client, client, );
+  PJRT_ARGS(PJRT_Client_PlatformVersion_Args, v);
+  v.client = args.client;
+  if (check(env, api, api->PJRT_Client_PlatformVersion(&v))) return;
+  jstring name = bounded_string(env, args.platform_name, args.platform_name_size, 256);
+  if (name == NULL) return;
+  (*env)->SetObjectArrayElement(env, out, 0, name);
+  jstring version = bounded_string(env, v.platform_version, v.platform_version_size, 512);
+  if (version != NULL) (*env)->SetObjectArrayElement(env, out, 1, version);
 }
 
 JNI(jlongArray, addressableDevices)(JNIEnv* env, jclass cls, jlong a, jlong client) {
@@ -545,12 +554,6 @@ JNI(jlong, bufferOnDeviceSize)(JNIEnv* env, jclass cls, jlong a, jlong buffer) {
   const PJRT_Api* api = API(a);
   CALL_ON(PJRT_Buffer_OnDeviceSizeInBytes, buffer, buffer, -1);
   return (jlong)args.on_device_size_in_bytes;
-}
-
-JNI(jstring, platformVersion)(JNIEnv* env, jclass cls, jlong a, jlong client) {
-  const PJRT_Api* api = API(a);
-  CALL_ON(PJRT_Client_PlatformVersion, client, client, NULL);
-  return bounded_string(env, args.platform_version, args.platform_version_size, 512);
 }
 
 /* Serializes a loaded executable (for the on-disk compile cache). */

@@ -5,8 +5,6 @@ package dev.javelin.datasets;
  * single rows never throw; they are counted in {@link LoadResult}.
  */
 public final class DatasetException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public DatasetException(String message) {
     super(message);
   }

@@ -65,53 +65,28 @@ public record PolicyBatch(
 
   /** This batch with the reference policy's log-probs (for the KL loss). */
   public PolicyBatch withRefLogProb(double[] ref) {
-    return new PolicyBatch(
-        rows, cols, logProb, oldLogProb, advantages, mask, ref, rolloutLogProb, entropy, isWeights);
+    return with(logProb, mask, ref, entropy, isWeights);
   }
 
   /** This batch with per-token entropy (for the entropy bonus). */
   public PolicyBatch withEntropy(double[] h) {
-    return new PolicyBatch(
-        rows,
-        cols,
-        logProb,
-        oldLogProb,
-        advantages,
-        mask,
-        refLogProb,
-        rolloutLogProb,
-        h,
-        isWeights);
+    return with(logProb, mask, refLogProb, h, isWeights);
   }
 
   /** This batch with new current log-probs (what a finite-difference check perturbs). */
   public PolicyBatch withLogProb(double[] lp) {
-    return new PolicyBatch(
-        rows,
-        cols,
-        lp,
-        oldLogProb,
-        advantages,
-        mask,
-        refLogProb,
-        rolloutLogProb,
-        entropy,
-        isWeights);
+    return with(lp, mask, refLogProb, entropy, isWeights);
   }
 
   /** This batch with rollout-correction weights and the rejection-sampled mask applied. */
   public PolicyBatch withCorrection(double[] weights, boolean[] correctedMask) {
+    return with(logProb, correctedMask, refLogProb, entropy, weights);
+  }
+
+  /** A copy with the fields the withers replace; the rollout's own arrays stay. */
+  private PolicyBatch with(double[] lp, boolean[] m, double[] ref, double[] h, double[] weights) {
     return new PolicyBatch(
-        rows,
-        cols,
-        logProb,
-        oldLogProb,
-        advantages,
-        correctedMask,
-        refLogProb,
-        rolloutLogProb,
-        entropy,
-        weights);
+        rows, cols, lp, oldLogProb, advantages, m, ref, rolloutLogProb, h, weights);
   }
 
   /** Rows {@code [from, to)} as a new batch: how a trainer cuts a mini-batch into micro-batches. */

@@ -9,8 +9,6 @@ import java.util.Optional;
  * own terms (a recipe names its key).
  */
 public final class RewardConfigException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   /** The field of a {@link RewardSpec} a problem lies in. */
   public enum Field {
     PATH("path"),

@@ -36,6 +36,14 @@ public record RewardInput(
             : Collections.unmodifiableMap(new LinkedHashMap<>(extraInfo));
   }
 
+  /**
+   * The last {@code chars} characters of the response, or all of it when shorter: where VeRL's
+   * scorers look for an answer, so that a long chain of thought cannot make scoring slow.
+   */
+  public String responseTail(int chars) {
+    return response.length() > chars ? response.substring(response.length() - chars) : response;
+  }
+
   /** A rollout with no prompt and no extra info. */
   public static RewardInput of(String dataSource, String response, String groundTruth) {
     return new RewardInput(dataSource, "", response, groundTruth, Map.of());

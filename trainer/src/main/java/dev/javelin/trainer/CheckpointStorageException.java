@@ -6,8 +6,6 @@ package dev.javelin.trainer;
  * do; nothing the run had saved before was changed.
  */
 public final class CheckpointStorageException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public CheckpointStorageException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -70,8 +70,6 @@ public final class FaultPoint {
 
   /** The failure the {@code fail} action throws. */
   public static final class InjectedFault extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
     InjectedFault(String where) {
       super("injected fault at " + where + " (" + PROPERTY + ", a test facility)");
     }

@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
  * cause (Ray's exception wrappers) still sees this one; the message names the rank either way.
  */
 public final class GangRankException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
   private static final String PREFIX = "trainer rank ";
   private static final Pattern MESSAGE = Pattern.compile(PREFIX + "(\\d+) failed: ");
 

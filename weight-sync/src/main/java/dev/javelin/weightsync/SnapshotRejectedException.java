@@ -2,8 +2,6 @@ package dev.javelin.weightsync;
 
 /** A well-formed snapshot that a receiver refuses to load; the current weights stay in place. */
 public final class SnapshotRejectedException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   /** Why a snapshot was refused. */
   public enum Reason {
     /** Its version is not newer than the loaded one: samplers never go back. */

@@ -20,16 +20,13 @@ final class BpeModel {
   private final String[] tokens; // id → token, in the byte-level alphabet; null for gaps
   private final int[] byteIds; // byte → id of its single-byte token
   private final PairRanks merges;
-  private final boolean ignoreMerges;
-  private final int unkId; // -1 when the model has no unk_token
-  private final boolean fuseUnk;
+  private final Options options;
   private final CharSymbols chars; // null for byte-level models
   private final Map<String, int[]> cache = new ConcurrentHashMap<>();
 
   /**
-   * @param vocab token (byte-level alphabet) → id
-   * @param tokens id → token
-   * @param merges the merge table
+   * The switches of a {@code tokenizer.json} BPE model section.
+   *
    * @param ignoreMerges Llama 3's {@code ignore_merges}: a word that is itself in the vocabulary is
    *     one token even when the merges would split it
    * @param unkId id of {@code unk_token}, or -1 when there is none
@@ -37,22 +34,24 @@ final class BpeModel {
    * @param byteLevel whether tokens are in the byte-level alphabet (else SentencePiece style)
    * @param byteFallback SentencePiece style only: unknown chars become {@code <0xNN>} tokens
    */
-  BpeModel(
-      Map<String, Integer> vocab,
-      String[] tokens,
-      PairRanks merges,
-      boolean ignoreMerges,
-      int unkId,
-      boolean fuseUnk,
-      boolean byteLevel,
-      boolean byteFallback) {
+  record Options(
+      boolean ignoreMerges, int unkId, boolean fuseUnk, boolean byteLevel, boolean byteFallback) {}
+
+  /**
+   * @param vocab token (byte-level alphabet) → id
+   * @param tokens id → token
+   * @param merges the merge table
+   * @param options the switches of the model section
+   */
+  BpeModel(Map<String, Integer> vocab, String[] tokens, PairRanks merges, Options options) {
     this.vocab = vocab;
     this.tokens = tokens;
     this.merges = merges;
-    this.ignoreMerges = ignoreMerges;
-    this.unkId = unkId;
-    this.fuseUnk = fuseUnk;
-    this.chars = byteLevel ? null : new CharSymbols(vocab, byteFallback, unkId, fuseUnk);
+    this.options = options;
+    this.chars =
+        options.byteLevel()
+            ? null
+            : new CharSymbols(vocab, options.byteFallback(), options.unkId(), options.fuseUnk());
     this.byteIds = new int[256];
     for (int b = 0; b < 256; b++) {
       Integer id = vocab.get(String.valueOf(ByteLevel.charOf(b)));
@@ -97,7 +96,7 @@ final class BpeModel {
 
   int[] merge(String word) {
     if (chars != null) {
-      Integer whole = ignoreMerges ? vocab.get(word) : null;
+      Integer whole = options.ignoreMerges() ? vocab.get(word) : null;
       if (whole != null) {
         return new int[] {whole};
       }
@@ -105,7 +104,7 @@ final class BpeModel {
       return symbols.length <= QUADRATIC_MAX ? mergeByRescan(symbols) : mergeByHeap(symbols);
     }
     byte[] utf8 = word.getBytes(StandardCharsets.UTF_8);
-    if (ignoreMerges) {
+    if (options.ignoreMerges()) {
       Integer whole = vocab.get(ByteLevel.toAlphabet(utf8, 0, utf8.length));
       if (whole != null) {
         return new int[] {whole};
@@ -128,8 +127,8 @@ final class BpeModel {
       if (id >= 0) {
         symbols[n++] = id;
         lastUnk = false;
-      } else if (unkId >= 0 && !(fuseUnk && lastUnk)) {
-        symbols[n++] = unkId;
+      } else if (options.unkId() >= 0 && !(options.fuseUnk() && lastUnk)) {
+        symbols[n++] = options.unkId();
         lastUnk = true;
       }
     }

@@ -76,11 +76,12 @@ record TokenizerFile(
             vocab,
             tokens,
             merges,
-            model.path("ignore_merges").asBoolean(false),
-            unkId(model, vocab),
-            model.path("fuse_unk").asBoolean(false),
-            pipeline.byteLevel(),
-            byteFallback);
+            new BpeModel.Options(
+                model.path("ignore_merges").asBoolean(false),
+                unkId(model, vocab),
+                model.path("fuse_unk").asBoolean(false),
+                pipeline.byteLevel(),
+                byteFallback));
     for (int id : concat(pipeline.prefix(), pipeline.suffix())) {
       require(id < vocabSize, "post_processor uses id " + id + ", outside the vocabulary");
     }

@@ -41,8 +41,6 @@ final class PlanCommand {
 
   /** A recipe whose programs do not fit: {@link Main} exits {@link #DOES_NOT_FIT}. */
   static final class DoesNotFit extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
     DoesNotFit(String message) {
       super(message);
     }

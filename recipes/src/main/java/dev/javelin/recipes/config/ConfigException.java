@@ -5,8 +5,6 @@ package dev.javelin.recipes.config;
  * message names the key and says what to do; the run stops before any work is done.
  */
 public final class ConfigException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public ConfigException(String message) {
     super(message);
   }

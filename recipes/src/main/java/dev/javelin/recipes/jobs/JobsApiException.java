@@ -5,7 +5,6 @@ package dev.javelin.recipes.jobs;
  * message says which, with the dashboard's own text when it sent one.
  */
 public final class JobsApiException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
   private final int status;
 
   /** A failure without an HTTP status (unreachable, timeout, bad JSON). */

@@ -31,10 +31,11 @@ public final class MlflowLogger implements MetricsLogger {
   private final String runId;
   private final String artifactUri;
 
-  MlflowLogger(MlflowHttp http, String runId, String artifactUri) {
+  /** A logger for the run that {@code runs/create} answered with {@code info}. */
+  private MlflowLogger(MlflowHttp http, JsonNode info) {
     this.http = http;
-    this.runId = runId;
-    this.artifactUri = artifactUri;
+    this.runId = info.path("run_id").asText();
+    this.artifactUri = info.path("artifact_uri").asText("");
   }
 
   /** Creates (or finds) the experiment, creates the run and logs the params. */
@@ -51,9 +52,8 @@ public final class MlflowLogger implements MetricsLogger {
     create.put("experiment_id", experiment);
     create.put("run_name", run.experiment());
     create.put("start_time", System.currentTimeMillis());
-    JsonNode info = http.post("runs/create", create).path("run").path("info");
     MlflowLogger logger =
-        new MlflowLogger(http, info.path("run_id").asText(), info.path("artifact_uri").asText(""));
+        new MlflowLogger(http, http.post("runs/create", create).path("run").path("info"));
     logger.logParams(run.params());
     out.println("mlflow: run " + logger.runId + " in experiment '" + run.project() + "' at " + uri);
     return logger;

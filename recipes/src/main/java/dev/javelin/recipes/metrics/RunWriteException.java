@@ -6,8 +6,6 @@ package dev.javelin.recipes.metrics;
  * the checkpoints already made are kept, so the run can resume once there is room.
  */
 public final class RunWriteException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public RunWriteException(String message, Throwable cause) {
     super(message, cause);
   }

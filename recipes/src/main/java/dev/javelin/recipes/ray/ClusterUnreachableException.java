@@ -5,8 +5,6 @@ package dev.javelin.recipes.ray;
  * this one-line message, as it does when the cluster's dashboard cannot be reached.
  */
 public final class ClusterUnreachableException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public ClusterUnreachableException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -6,8 +6,6 @@ package dev.javelin.recipes.ray;
  * the chunk again.
  */
 public final class MalformedRolloutException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   MalformedRolloutException(String message) {
     super(message);
   }

@@ -119,8 +119,6 @@ final class RankCalls {
    * naming the rank reads the rank's own words.
    */
   static final class Reported extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
     Reported(String message, Throwable cause) {
       super(message, cause);
     }

@@ -9,8 +9,6 @@ import io.ray.api.exception.RayWorkerException;
  * pool reloads the current weights into it and retries its chunk.
  */
 final class SamplerDiedException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   SamplerDiedException(String message, Throwable cause) {
     super(message, cause);
   }

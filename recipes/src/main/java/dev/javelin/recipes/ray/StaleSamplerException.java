@@ -5,8 +5,6 @@ package dev.javelin.recipes.ray;
  * none): the pool reloads the current version and retries.
  */
 public final class StaleSamplerException extends IllegalStateException {
-  private static final long serialVersionUID = 1L;
-
   /** A sampler at {@code held} asked to generate at {@code wanted}. */
   public StaleSamplerException(long held, long wanted) {
     super("sampler holds weights v" + held + " but the pool is at v" + wanted);

@@ -6,8 +6,6 @@ package dev.javelin.recipes.ray;
  * prints that line and exits 1, without the Ray trace behind it.
  */
 public final class TrainerDiedException extends IllegalStateException {
-  private static final long serialVersionUID = 1L;
-
   TrainerDiedException(String rayMessage, Throwable cause) {
     super(
         "the trainer actor's worker process died ("

@@ -60,8 +60,7 @@ public final class Gsm8kReward implements RewardFunction {
 
   @Override
   public RewardResult score(RewardInput in) {
-    String r = in.response();
-    String tail = r.length() > TAIL_CHARS ? r.substring(r.length() - TAIL_CHARS) : r;
+    String tail = in.responseTail(TAIL_CHARS);
     String pred =
         params.method() == Method.STRICT ? Gsm8kScan.strict(tail) : Gsm8kScan.flexible(tail);
     boolean correct = pred != null && matches(pred, goldAnswer(in.groundTruth()));

@@ -33,8 +33,7 @@ public record MathDapoReward(boolean strictBoxVerify, boolean equivalence)
 
   @Override
   public RewardResult score(RewardInput in) {
-    String r = in.response();
-    String tail = r.length() > 300 ? r.substring(r.length() - 300) : r;
+    String tail = in.responseTail(300);
     String raw = strictBoxVerify ? null : lastAnswerLine(tail);
     if (raw == null) {
       // VeRL ≥ 0.9: with no "Answer:" line (or in strict mode) the last box of the final 100

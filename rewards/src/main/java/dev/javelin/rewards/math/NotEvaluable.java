@@ -6,8 +6,6 @@ package dev.javelin.rewards.math;
  * flow on the hot path, not a bug report.
  */
 public class NotEvaluable extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   /** Creates the exception; {@code reason} is for debugging only. */
   public NotEvaluable(String reason) {
     super(reason, null, false, false);

@@ -6,8 +6,6 @@ package dev.javelin.rewards.math;
  * {@link Approx} instead of giving up.
  */
 public final class NotExact extends NotEvaluable {
-  private static final long serialVersionUID = 1L;
-
   /** Creates the exception; {@code reason} is for debugging only. */
   public NotExact(String reason) {
     super(reason);

@@ -39,7 +39,7 @@ final class KeptVocabLoop {
     int blocks = operands.get(ROWS).shape().dim(0);
     Loop.Backward backward =
         (gb, ops, results, dys, need) -> backward(gb, ops, results, dys, need, head);
-    return Loop.apply(g, "vocab", body, blocks, 1, 2, false, operands, backward);
+    return Loop.of("vocab", body, blocks, 1, 2).withBackward(backward).apply(g, operands);
   }
 
   private static Node[] backward(
@@ -65,7 +65,7 @@ final class KeptVocabLoop {
     ops.addAll(operands.subList(HIDDEN, operands.size()));
     Program body = backwardBody(ops, head, need[ROWS]);
     int blocks = operands.get(ROWS).shape().dim(0);
-    List<Node> res = Loop.apply(g, "vocab.vjp", body, blocks, 1, 6, false, ops, null);
+    List<Node> res = Loop.of("vocab.vjp", body, blocks, 1, 6).apply(g, ops);
     Node[] out = new Node[operands.size()];
     out[HIDDEN] = need[HIDDEN] ? g.convert(res.get(0), hidden.dtype()) : null;
     out[ROWS] = need[ROWS] ? res.get(1) : null;

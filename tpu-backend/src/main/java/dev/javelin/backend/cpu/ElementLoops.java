@@ -160,16 +160,7 @@ final class ElementLoops {
     for (int i = 0; i < n; i++) {
       double x = a[ao + i];
       double y = b[bo + i];
-      o[oo + i] =
-          switch (kind) {
-            case ADD -> x + y;
-            case SUB -> x - y;
-            case MUL -> x * y;
-            case DIV -> x / y;
-            case MAX -> Math.max(x, y);
-            case MIN -> Math.min(x, y);
-            case POW -> Math.pow(x, y);
-          };
+      o[oo + i] = kind.applyF64(x, y);
     }
   }
 
@@ -178,29 +169,8 @@ final class ElementLoops {
     for (int i = 0; i < n; i++) {
       int x = a[ao + i];
       int y = b[bo + i];
-      o[oo + i] =
-          switch (kind) {
-            case ADD -> x + y;
-            case SUB -> x - y;
-            case MUL -> x * y;
-            // StableHLO: integer division by zero gives -1; otherwise truncating.
-            case DIV -> y == 0 ? -1 : x / y;
-            case MAX -> Math.max(x, y);
-            case MIN -> Math.min(x, y);
-            case POW -> intPow(x, y);
-          };
+      o[oo + i] = kind.applyI32(x, y);
     }
-  }
-
-  private static int intPow(int base, int exp) {
-    if (exp < 0) {
-      return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
-    }
-    int r = 1;
-    for (int i = 0; i < exp; i++) {
-      r *= base;
-    }
-    return r;
   }
 
   /** Comparison of operands of type {@code dtype} into a boolean block. */
@@ -211,42 +181,31 @@ final class ElementLoops {
         float[] x = (float[]) a;
         float[] y = (float[]) b;
         for (int i = 0; i < n; i++) {
-          o[oo + i] = test(dir, x[ao + i], y[bo + i]);
+          o[oo + i] = dir.test(x[ao + i], y[bo + i]);
         }
       }
       case F64 -> {
         double[] x = (double[]) a;
         double[] y = (double[]) b;
         for (int i = 0; i < n; i++) {
-          o[oo + i] = test(dir, x[ao + i], y[bo + i]);
+          o[oo + i] = dir.test(x[ao + i], y[bo + i]);
         }
       }
       case I32 -> {
         int[] x = (int[]) a;
         int[] y = (int[]) b;
         for (int i = 0; i < n; i++) {
-          o[oo + i] = test(dir, x[ao + i], y[bo + i]);
+          o[oo + i] = dir.test(x[ao + i], y[bo + i]);
         }
       }
       case PRED -> {
         boolean[] x = (boolean[]) a;
         boolean[] y = (boolean[]) b;
         for (int i = 0; i < n; i++) {
-          o[oo + i] = test(dir, x[ao + i] ? 1 : 0, y[bo + i] ? 1 : 0);
+          o[oo + i] = dir.test(x[ao + i] ? 1 : 0, y[bo + i] ? 1 : 0);
         }
       }
     }
-  }
-
-  private static boolean test(Direction dir, double x, double y) {
-    return switch (dir) {
-      case EQ -> x == y;
-      case NE -> x != y;
-      case LT -> x < y;
-      case LE -> x <= y;
-      case GT -> x > y;
-      case GE -> x >= y;
-    };
   }
 
   /** {@code out = pred ? t : f}; the branch-free array form vectorises for f32. */

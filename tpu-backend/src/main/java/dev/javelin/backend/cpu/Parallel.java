@@ -139,7 +139,6 @@ final class Parallel implements AutoCloseable {
    * the next kernel's chunks (usually microseconds away) find it awake instead of paying a wake-up.
    */
   private static final class SpinningQueue extends LinkedBlockingQueue<Runnable> {
-    private static final long serialVersionUID = 1L;
 
     @Override
     public Runnable take() throws InterruptedException {

@@ -6,8 +6,6 @@ package dev.javelin.backend.distributed;
  * the rank.
  */
 public final class CoordinationException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public CoordinationException(String message) {
     super(message);
   }

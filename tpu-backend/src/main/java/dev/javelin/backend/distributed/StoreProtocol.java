@@ -128,8 +128,6 @@ final class StoreProtocol {
 
   /** A frame that breaks the protocol: the connection that sent it is answered and closed. */
   static final class FrameException extends IOException {
-    private static final long serialVersionUID = 1L;
-
     FrameException(String message) {
       super(message);
     }

@@ -30,7 +30,7 @@ public final class Loop {
   /**
    * A loop's own gradient, used in place of differentiating its body: for a loop whose gradient
    * needs less than its saved carries (blockwise attention keeps only its final running max and
-   * sum; {@link dev.javelin.backend.model.BlockwiseAttention}).
+   * sum; {@code model.BlockwiseAttention}).
    */
   @FunctionalInterface
   public interface Backward {
@@ -67,29 +67,37 @@ public final class Loop {
   }
 
   /**
-   * Adds a loop to {@code g} and returns its results: {@code carried} final carries, then one stack
-   * (trips, ...) per body output after the carries.
+   * A forward loop over {@code body} that differentiates its body (a scan); {@link #withReverse}
+   * and {@link #withBackward} change that, {@link #apply} adds it to a graph.
    *
    * @param body parameters: {@code carried} carries, {@code sliced} slices, then invariants;
    *     outputs: the new carries (same shapes and types), then the per-iteration outputs
-   * @param operands initial carries, stacked inputs (trips, slice shape...), invariants
-   * @param backward the loop's own gradient, or null to differentiate its body (a scan)
    */
-  public static List<Node> apply(
-      GraphBuilder g,
-      String name,
-      Program body,
-      int trips,
-      int carried,
-      int sliced,
-      boolean reverse,
-      List<Node> operands,
-      Backward backward) {
-    Loop loop = new Loop(name, body, trips, carried, sliced, reverse, backward);
-    loop.check(operands);
+  public static Loop of(String name, Program body, int trips, int carried, int sliced) {
+    return new Loop(name, body, trips, carried, sliced, false, null);
+  }
+
+  /** This loop visiting t = trips-1 down to 0 when {@code reverse}. */
+  public Loop withReverse(boolean reverse) {
+    return new Loop(name, body, trips, carried, sliced, reverse, backward);
+  }
+
+  /** This loop with its own gradient in place of differentiating its body. */
+  public Loop withBackward(Backward backward) {
+    return new Loop(name, body, trips, carried, sliced, reverse, backward);
+  }
+
+  /**
+   * Adds this loop to {@code g} and returns its results: {@code carried} final carries, then one
+   * stack (trips, ...) per body output after the carries.
+   *
+   * @param operands initial carries, stacked inputs (trips, slice shape...), invariants
+   */
+  public List<Node> apply(GraphBuilder g, List<Node> operands) {
+    check(operands);
     List<Node> results = new ArrayList<>();
-    for (int r = 0; r < loop.results(); r++) {
-      results.add(g.add(new Op.LoopResult(loop, r), operands, loop.shape(r), loop.dtype(r)));
+    for (int r = 0; r < results(); r++) {
+      results.add(g.add(new Op.LoopResult(this, r), operands, shape(r), dtype(r)));
     }
     return results;
   }

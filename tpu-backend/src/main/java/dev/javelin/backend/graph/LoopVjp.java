@@ -59,16 +59,9 @@ final class LoopVjp {
     ys.forEach(r -> ops.add(dys[r]));
     ops.addAll(operands.subList(1 + sliced, operands.size()));
     List<Node> res =
-        Loop.apply(
-            g,
-            loop.name() + ".vjp",
-            body,
-            loop.trips(),
-            1 + inv.size(),
-            1 + sliced + ys.size(),
-            !loop.reverse(),
-            ops,
-            null);
+        Loop.of(loop.name() + ".vjp", body, loop.trips(), 1 + inv.size(), 1 + sliced + ys.size())
+            .withReverse(!loop.reverse())
+            .apply(g, ops);
     out[0] = need[0] ? res.get(0) : null;
     for (int j = 0; j < inv.size(); j++) {
       out[inv.get(j)] = res.get(1 + j);

@@ -157,6 +157,47 @@ public sealed interface Op {
     public String mlir() {
       return mlir;
     }
+
+    /** This op on doubles (IEEE 754; {@code x^y} as {@link Math#pow}). */
+    public double applyF64(double x, double y) {
+      return switch (this) {
+        case ADD -> x + y;
+        case SUB -> x - y;
+        case MUL -> x * y;
+        case DIV -> x / y;
+        case MAX -> Math.max(x, y);
+        case MIN -> Math.min(x, y);
+        case POW -> Math.pow(x, y);
+      };
+    }
+
+    /**
+     * This op on 32-bit integers as StableHLO defines it: wrapping arithmetic, truncating division
+     * with {@code x / 0 = -1}, and {@code x^e = 0} for a negative {@code e} unless {@code |x| = 1}.
+     * The CPU engine and the reference oracle both take these semantics from here.
+     */
+    public int applyI32(int x, int y) {
+      return switch (this) {
+        case ADD -> x + y;
+        case SUB -> x - y;
+        case MUL -> x * y;
+        case DIV -> y == 0 ? -1 : x / y;
+        case MAX -> Math.max(x, y);
+        case MIN -> Math.min(x, y);
+        case POW -> intPow(x, y);
+      };
+    }
+
+    private static int intPow(int base, int exp) {
+      if (exp < 0) {
+        return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
+      }
+      int r = 1;
+      for (int i = 0; i < exp; i++) {
+        r *= base;
+      }
+      return r;
+    }
   }
 
   /** Comparison directions, as StableHLO spells them. */
@@ -166,7 +207,19 @@ public sealed interface Op {
     LT,
     LE,
     GT,
-    GE
+    GE;
+
+    /** Whether {@code x} compares to {@code y} this way (IEEE 754: NaN is only {@code !=}). */
+    public boolean test(double x, double y) {
+      return switch (this) {
+        case EQ -> x == y;
+        case NE -> x != y;
+        case LT -> x < y;
+        case LE -> x <= y;
+        case GT -> x > y;
+        case GE -> x >= y;
+      };
+    }
   }
 
   /** Reduction kinds. */

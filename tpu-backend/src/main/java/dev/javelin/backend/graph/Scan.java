@@ -74,7 +74,7 @@ public final class Scan {
     operands.add(init);
     operands.addAll(xs);
     operands.addAll(invariants);
-    List<Node> results = Loop.apply(g, name, body, trips, 1, xs.size(), false, operands, null);
+    List<Node> results = Loop.of(name, body, trips, 1, xs.size()).apply(g, operands);
     List<Node> out = new ArrayList<>();
     out.add(results.get(0));
     out.addAll(results.subList(2, results.size()));

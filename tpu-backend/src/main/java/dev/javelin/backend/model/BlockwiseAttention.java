@@ -67,8 +67,9 @@ public final class BlockwiseAttention {
     operands.addAll(List.of(q, queryPos, window));
     Program body = forwardBody(operands, block);
     List<Node> out =
-        Loop.apply(
-            g, "attention", body, blocks, 3, 5, false, operands, BlockwiseAttention::backward);
+        Loop.of("attention", body, blocks, 3, 5)
+            .withBackward(BlockwiseAttention::backward)
+            .apply(g, operands);
     Node l = out.get(1);
     Node acc = out.get(2);
     Node ctx = g.div(acc, g.broadcastInDim(l, acc.shape(), 0, 1, 2));
@@ -195,7 +196,7 @@ public final class BlockwiseAttention {
     ops.addAll(List.of(results.get(0), dacc, dl));
     Program body = backwardBody(ops, operands.get(3).shape().dim(3)); // (blocks, B, Hkv, blk, Dh)
     int blocks = operands.get(3).shape().dim(0);
-    List<Node> res = Loop.apply(g, "attention.vjp", body, blocks, 1, 5, false, ops, null);
+    List<Node> res = Loop.of("attention.vjp", body, blocks, 1, 5).apply(g, ops);
     Node[] out = new Node[operands.size()];
     Node q = operands.get(8);
     out[3] = need[3] ? res.get(1) : null;

@@ -1,6 +1,7 @@
 package dev.javelin.backend.model;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Llama and Qwen2: pre-norm blocks of RMSNorm → grouped-query attention with RoPE → RMSNorm →
@@ -9,20 +10,19 @@ import java.util.List;
  * tie_word_embeddings} override either.
  */
 public enum LlamaFamily implements Architecture {
-  LLAMA("llama", "LlamaForCausalLM"),
-  QWEN2("qwen2", "Qwen2ForCausalLM");
+  LLAMA("LlamaForCausalLM"),
+  QWEN2("Qwen2ForCausalLM");
 
-  private final String modelType;
   private final String hfClass;
 
-  LlamaFamily(String modelType, String hfClass) {
-    this.modelType = modelType;
+  LlamaFamily(String hfClass) {
     this.hfClass = hfClass;
   }
 
+  /** config.json's {@code model_type}: the constant's name in lower case. */
   @Override
   public String modelType() {
-    return modelType;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   @Override

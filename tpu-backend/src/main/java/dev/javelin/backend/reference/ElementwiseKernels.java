@@ -55,66 +55,17 @@ final class ElementwiseKernels {
     for (int i = 0; i < out.data().length; i++) {
       double r =
           integer
-              ? intBinary(kind, (long) a.get(i), (long) b.get(i))
-              : floatBinary(kind, a.get(i), b.get(i));
+              ? kind.applyI32((int) a.get(i), (int) b.get(i))
+              : kind.applyF64(a.get(i), b.get(i));
       out.data()[i] = Value.round(a.dtype(), r);
     }
     return out;
   }
 
-  private static double floatBinary(BinaryKind kind, double a, double b) {
-    return switch (kind) {
-      case ADD -> a + b;
-      case SUB -> a - b;
-      case MUL -> a * b;
-      case DIV -> a / b;
-      case MAX -> Math.max(a, b);
-      case MIN -> Math.min(a, b);
-      case POW -> Math.pow(a, b);
-    };
-  }
-
-  private static double intBinary(BinaryKind kind, long a, long b) {
-    long r =
-        switch (kind) {
-          case ADD -> a + b;
-          case SUB -> a - b;
-          case MUL -> a * b;
-          // StableHLO: x / 0 is -1 for integers; truncating division otherwise.
-          case DIV -> b == 0 ? -1 : a / b;
-          case MAX -> Math.max(a, b);
-          case MIN -> Math.min(a, b);
-          case POW -> intPow(a, b);
-        };
-    return (int) r;
-  }
-
-  private static long intPow(long base, long exp) {
-    if (exp < 0) {
-      return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
-    }
-    int r = 1;
-    for (long i = 0; i < exp; i++) {
-      r *= (int) base;
-    }
-    return r;
-  }
-
   static Value compare(Direction direction, Value a, Value b) {
     Value out = Value.zeros(DType.PRED, a.shape());
     for (int i = 0; i < out.data().length; i++) {
-      double x = a.get(i);
-      double y = b.get(i);
-      boolean r =
-          switch (direction) {
-            case EQ -> x == y;
-            case NE -> x != y;
-            case LT -> x < y;
-            case LE -> x <= y;
-            case GT -> x > y;
-            case GE -> x >= y;
-          };
-      out.data()[i] = r ? 1 : 0;
+      out.data()[i] = direction.test(a.get(i), b.get(i)) ? 1 : 0;
     }
     return out;
   }

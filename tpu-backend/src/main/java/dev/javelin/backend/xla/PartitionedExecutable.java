@@ -72,12 +72,7 @@ final class PartitionedExecutable extends PjrtExecutable {
       }
       buffers.add(
           new ShardedBuffer(
-              device,
-              out.shape(),
-              out.dtype(),
-              sharding.mesh(),
-              sharding.outputs().get(o),
-              List.of(shards)));
+              device, out.shape(), sharding.mesh(), sharding.outputs().get(o), List.of(shards)));
     }
     return buffers;
   }

@@ -107,8 +107,10 @@ final class PjrtClient {
       if (devices.length == 0) {
         throw new IllegalStateException("PJRT plugin " + plugin.path() + " has no devices");
       }
-      String platform = PjrtNative.platformName(plugin.api(), client);
-      String version = PjrtNative.platformVersion(plugin.api(), client);
+      String[] nameAndVersion = new String[2];
+      PjrtNative.platform(plugin.api(), client, nameAndVersion);
+      String platform = nameAndVersion[0];
+      String version = nameAndVersion[1];
       LOG.info(
           () ->
               "created a PJRT client on "

@@ -2,8 +2,6 @@ package dev.javelin.backend.xla;
 
 /** A failure reported by a PJRT plugin, carrying its message and its absl status code. */
 public final class PjrtException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   /** The absl status code (3 = INVALID_ARGUMENT, 13 = INTERNAL, ...); -1 for binding errors. */
   private final int code;
 

@@ -63,7 +63,8 @@ final class PjrtNative {
 
   static native void clientDestroy(long api, long client);
 
-  static native String platformName(long api, long client);
+  /** Fills {@code out}, a {@code String[2]}, with the platform's name and version. */
+  static native void platform(long api, long client, String[] out);
 
   static native long[] addressableDevices(long api, long client);
 
@@ -103,8 +104,6 @@ final class PjrtNative {
 
   /** Bytes a buffer occupies on its device. */
   static native long bufferOnDeviceSize(long api, long buffer);
-
-  static native String platformVersion(long api, long client);
 
   /** The plugin's serialized form of a loaded executable, for the on-disk compile cache. */
   static native byte[] serialize(long api, long loadedExecutable);

@@ -18,21 +18,19 @@ import java.util.List;
 public final class ShardedBuffer implements DeviceBuffer {
   private final XlaDevice device;
   private final Shape shape;
-  private final DType dtype;
   private final Mesh mesh;
   private final Sharding sharding;
   private final List<XlaBuffer> shards;
 
+  /** {@code shards}: one block per mesh position, in the mesh's order (never empty). */
   ShardedBuffer(
-      XlaDevice device,
-      Shape shape,
-      DType dtype,
-      Mesh mesh,
-      Sharding sharding,
-      List<XlaBuffer> shards) {
+      XlaDevice device, Shape shape, Mesh mesh, Sharding sharding, List<XlaBuffer> shards) {
+    if (shards.size() != mesh.size()) {
+      throw new IllegalArgumentException(
+          shards.size() + " blocks for a mesh of " + mesh.size() + " devices");
+    }
     this.device = device;
     this.shape = shape;
-    this.dtype = dtype;
     this.mesh = mesh;
     this.sharding = sharding;
     this.shards = List.copyOf(shards);
@@ -51,7 +49,7 @@ public final class ShardedBuffer implements DeviceBuffer {
       shards.forEach(XlaBuffer::close);
       throw e;
     }
-    return new ShardedBuffer(device, tensor.shape(), tensor.dtype(), mesh, sharding, shards);
+    return new ShardedBuffer(device, tensor.shape(), mesh, sharding, shards);
   }
 
   @Override
@@ -61,7 +59,7 @@ public final class ShardedBuffer implements DeviceBuffer {
 
   @Override
   public DType dtype() {
-    return dtype;
+    return shards.get(0).dtype(); // every block has the value's element type
   }
 
   public Mesh mesh() {
@@ -104,7 +102,7 @@ public final class ShardedBuffer implements DeviceBuffer {
 
   @Override
   public Tensor toHost() {
-    return HostShards.gather(dtype, shape, sharding, mesh, this::shardToHost);
+    return HostShards.gather(dtype(), shape, sharding, mesh, this::shardToHost);
   }
 
   @Override
@@ -114,6 +112,6 @@ public final class ShardedBuffer implements DeviceBuffer {
 
   @Override
   public String toString() {
-    return "ShardedBuffer[" + dtype.mlirName() + shape + " " + sharding + " on " + mesh + "]";
+    return "ShardedBuffer[" + dtype().mlirName() + shape + " " + sharding + " on " + mesh + "]";
   }
 }

@@ -2,8 +2,6 @@ package dev.javelin.weightsync.wire;
 
 /** Bytes from another process that do not decode: truncated, oversized, or of the wrong format. */
 public final class MalformedWireException extends IllegalArgumentException {
-  private static final long serialVersionUID = 1L;
-
   public MalformedWireException(String message) {
     super(message);
   }

@@ -5,8 +5,6 @@ package dev.javelin.datasets.tokenizer.template;
  * (named in the message), a type error, or the template's own {@code raise_exception(...)}.
  */
 public final class TemplateException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public TemplateException(String message) {
     super(message);
   }

@@ -4,8 +4,6 @@ import java.nio.file.Path;
 
 /** A malformed or unsupported GGUF file: names the file and what is wrong with it. */
 public class GgufException extends IllegalArgumentException {
-  private static final long serialVersionUID = 1L;
-
   public GgufException(Path file, String problem) {
     super(file + ": " + problem);
   }

@@ -2,8 +2,6 @@ package dev.javelin.backend.checkpoint.safetensors;
 
 /** A malformed or unreadable safetensors file or checkpoint directory. */
 public class SafetensorsException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
-
   public SafetensorsException(String message) {
     super(message);
   }
