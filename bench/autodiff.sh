@@ -7,6 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -B -q -pl tpu-backend -am install -DskipTests
 cpfile=tpu-backend/target/bench-classpath.txt
-./mvnw -B -q -pl tpu-backend dependency:build-classpath -Dmdep.outputFile="$PWD/$cpfile" >/dev/null
-cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
+./mvnw -B -q -pl tpu-backend dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$PWD/$cpfile" >/dev/null
+cp="tpu-backend/target/test-classes:$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)$(cat "$cpfile")"
 java -Xmx16g -cp "$cp" dev.javelin.backend.graph.bench.AutodiffBench "$@"

@@ -4,7 +4,8 @@
 # Usage: bench/cpu-device.sh [all|gemm|elementwise|train] [batch] [tokens]   (default: all 8 128)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -B -q -pl tpu-backend test-compile dependency:build-classpath \
+# one reactor run: the backend's layers (tpu-backend/*/) resolve from it; tpu-backend writes last
+./mvnw -B -q -pl tpu-backend -am test-compile dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin \
   -Dmdep.outputFile="$PWD/tpu-backend/target/bench.classpath" -Dmdep.includeScope=test
-cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat tpu-backend/target/bench.classpath)"
+cp="tpu-backend/target/test-classes:$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)$(cat tpu-backend/target/bench.classpath)"
 exec java -Xmx8g -cp "$cp" dev.javelin.backend.cpu.bench.CpuBench "$@"

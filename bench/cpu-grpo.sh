@@ -6,7 +6,7 @@
 # The first 4 Java steps are warm-up (JIT, program compiles) and are left out of the medians.
 # Env: PYTHON (default .venv/bin/python, needs torch) runs the reference; TORCH_THREADS (default
 # "1 2") the thread counts it runs at; JAVA_OPTS (e.g. -Djavelin.cpu.threads=1) goes to the JVM.
-# BENCH_OVERRIDES adds recipe overrides (key=value ...) to the Java run. BACKEND_CLASSES (default tpu-backend/target/classes) goes first on the classpath, so an A/B
+# BENCH_OVERRIDES adds recipe overrides (key=value ...) to the Java run. BACKEND_CLASSES (default the class folders of tpu-backend and its layers tpu-backend/*/) goes first on the classpath, so an A/B
 # can point it at another build; BASE_CP (default: recipes/target/classes + the launcher's
 # classpath file) can point at a frozen copy while other modules are being rebuilt.
 set -euo pipefail
@@ -20,7 +20,7 @@ if [[ -z "${BASE_CP:-}" ]]; then
   [[ -f recipes/target/javelin.classpath ]] || { echo "build the launcher first: ./javelin --help" >&2; exit 1; }
   BASE_CP="recipes/target/classes:$(cat recipes/target/javelin.classpath)"
 fi
-cp="${BACKEND_CLASSES:-tpu-backend/target/classes}:$BASE_CP"
+cp="${BACKEND_CLASSES:-$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)}:$BASE_CP"
 opens=("@recipes/src/main/resources/dev/javelin/recipes/add-opens.args")
 # shellcheck disable=SC2086,SC2016  # word-split option variables; the single-quoted %s is a java.util.logging format
 java "${opens[@]}" -Xmx8g ${JAVA_OPTS:-} -Djava.util.logging.SimpleFormatter.format='%4$s %3$s: %5$s%6$s%n' \

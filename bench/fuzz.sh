@@ -29,7 +29,7 @@ while :; do
   rc=0
   ./mvnw -B test-compile surefire:test@fuzz -Djavelin.skipTestSetup=true \
     -Djavelin.fuzz.duration="${secs}s" -Dspotless.check.skip=true \
-    -pl tpu-backend,grpo,weight-sync,sampler,trainer,datasets,rewards,recipes >"$log" 2>&1 || rc=$?
+    -pl tpu-backend,grpo,weight-sync,sampler,trainer,datasets,rewards,recipes -am >"$log" 2>&1 || rc=$?
   grep -E 'Done [0-9]+ runs|Tests run:.*FuzzTest|FAIL|ERROR\]' "$log" || true
   ran="$(grep -cE 'Tests run:.* in dev\.javelin\..*FuzzTest' "$log" || true)"
   if [ "$rc" -ne 0 ]; then

@@ -27,9 +27,9 @@ fi
 read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
 ./mvnw -B -q -pl tpu-backend -am install -DskipTests "${mvn_flags[@]}"
 cpfile="$PWD/tpu-backend/target/bench-classpath.txt"
-./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend dependency:build-classpath -Dmdep.includeScope=test \
+./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin -Dmdep.includeScope=test \
   -Dmdep.outputFile="$cpfile" >/dev/null
-cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
+cp="tpu-backend/target/test-classes:$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)$(cat "$cpfile")"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 want() { [[ -z "${ROWS:-}" || "$1" =~ $ROWS ]]; } # ROWS: a regex of the row labels to run
 rows=()

@@ -18,8 +18,8 @@ cpfile="$PWD/tests/target/lora-bench-classpath.txt"
   -Djavelin.skipTestSetup=true -Dmdep.includeScope=test -Dmdep.excludeGroupIds=dev.javelin \
   -Dmdep.outputFile="$cpfile"
 cp="tests/target/test-classes:tpu-backend/target/test-classes"
-for m in tpu-backend grpo rewards datasets weight-sync sampler trainer recipes; do
-  cp="$cp:$m/target/classes"
+for m in tpu-backend tpu-backend/*/ grpo rewards datasets weight-sync sampler trainer recipes; do
+  cp="$cp:${m%/}/target/classes"
 done
 cp="$cp:$(cat "$cpfile")"
 for r in "$rank" 0; do

@@ -11,9 +11,9 @@ cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then configs=(tiny small); else configs=("$@"); fi
 ./mvnw -B -q -pl tpu-backend -am install -DskipTests
 cpfile="$PWD/tpu-backend/target/bench-classpath.txt"
-./mvnw -B -q -pl tpu-backend dependency:build-classpath -Dmdep.includeScope=test \
+./mvnw -B -q -pl tpu-backend dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin -Dmdep.includeScope=test \
   -Dmdep.outputFile="$cpfile" >/dev/null
-cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
+cp="tpu-backend/target/test-classes:$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)$(cat "$cpfile")"
 py=.venv/bin/python
 [ -x "$py" ] || { echo "no .venv: run tools/setup/venv.sh tools/requirements/hf.txt" >&2; exit 2; }
 for cfg in "${configs[@]}"; do

@@ -13,11 +13,11 @@ batch=${3:-8}
 tokens=${4:-1024}
 out=${OUT:-tpu-backend/target/tpu-memory}
 read -ra mvn_flags <<< "${MVN_FLAGS:-}" # extra Maven flags, e.g. -o
-./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend test-compile -Djavelin.skipTestSetup=true
 cpfile="$PWD/tpu-backend/target/tpu-memory-classpath.txt"
-./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile="$cpfile" >/dev/null
-cp="tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat "$cpfile")"
+# one reactor run: the backend's layers (tpu-backend/*/) resolve from it; tpu-backend writes last
+./mvnw -B -q "${mvn_flags[@]}" -pl tpu-backend -am test-compile dependency:build-classpath \
+  -Djavelin.skipTestSetup=true -Dmdep.includeScope=test -Dmdep.excludeGroupIds=dev.javelin -Dmdep.outputFile="$cpfile" >/dev/null
+cp="tpu-backend/target/test-classes:$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)$(cat "$cpfile")"
 mkdir -p "$out"
 stats() {
   uptime

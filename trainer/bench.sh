@@ -12,6 +12,8 @@ cpfile="$root/trainer/target/bench-classpath.txt"
 ./mvnw -B -q -pl trainer dependency:build-classpath -Dmdep.excludeGroupIds=dev.javelin \
   -Dmdep.outputFile="$cpfile" ${MVN_EXTRA:-} >/dev/null
 # this checkout's modules, not whatever an earlier install left in the local repository
-mods="tpu-backend/target/classes:grpo/target/classes:weight-sync/target/classes"
+# the backend is tpu-backend plus its layers in tpu-backend/*/
+mods="$(printf '%s:' tpu-backend/target/classes tpu-backend/*/target/classes)grpo/target/classes"
+mods="$mods:weight-sync/target/classes"
 cp="trainer/target/classes:trainer/target/test-classes:$mods:$(cat "$cpfile")"
 java -cp "$cp" dev.javelin.trainer.bench.TrainerBench "${1:-30}" "${2:-256}" "${3:-false}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the PJRT JNI shim (tpu-backend/src/main/native/xla/pjrt_jni.c) against the
+# Builds the PJRT JNI shim (tpu-backend/device-xla/src/main/native/xla/pjrt_jni.c) against the
 # pjrt_c_api.h shipped by the xla-cpu-pjrt package in .venv (tools/requirements/pjrt-cpu.txt),
 # into <out-dir>/dev/javelin/backend/xla/linux-x86_64/libjavelin_pjrt.so.
 # Idempotent: skips when the library is newer than its source and header.
@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:?usage: pjrt-shim.sh <out-dir>}/dev/javelin/backend/xla/linux-x86_64"
-src="$root/tpu-backend/src/main/native/xla/pjrt_jni.c"
+src="$root/tpu-backend/device-xla/src/main/native/xla/pjrt_jni.c"
 headers=("$root"/.venv/lib/python*/site-packages/xla_plugins/xla_cpu_pjrt/include/pjrt_c_api.h)
 header=""
 [ -f "${headers[0]}" ] && header="${headers[0]}"

@@ -47,7 +47,7 @@ class TrainMemoryBoundTest {
         heap <= 2.2 * want.total(),
         "this test must run in a heap of about 2x the estimate "
             + mb(want.total())
-            + " MB (./mvnw -pl tpu-backend test-compile surefire:test@train-memory), got "
+            + " MB (./mvnw -pl tpu-backend -am test-compile surefire:test@train-memory), got "
             + mb(heap)
             + " MB");
     try (Device cpu = Devices.open("cpu");

@@ -27,7 +27,7 @@ import java.util.Random;
  * StableHLO text compiled by jaxlib with full optimisation), median seconds per run, one table.
  *
  * <pre>
- * ./mvnw -B -o -q test-compile -pl tpu-backend
+ * ./mvnw -B -o -q install -DskipTests -pl tpu-backend -am
  * ./mvnw -B -o -q exec:java -pl tpu-backend -Dexec.classpathScope=test -Djavelin.root=$PWD \
  *   -Dexec.mainClass=dev.javelin.backend.stablehlo.XlaCpuBench -Dexec.args="tiny 8 128 5"
  * </pre>

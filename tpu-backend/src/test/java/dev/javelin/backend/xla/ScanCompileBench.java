@@ -16,7 +16,7 @@ import java.util.Locale;
  * with the layers unrolled or scanned, at the {@link ModelConfig#small} shape with a chosen depth.
  *
  * <pre>
- * ./mvnw -B -o -q test-compile -pl tpu-backend
+ * ./mvnw -B -o -q install -DskipTests -pl tpu-backend -am
  * java -cp tpu-backend/target/classes:tpu-backend/target/test-classes:$(cat cp.txt) \
  *   -Djavelin.layers=scanned dev.javelin.backend.xla.ScanCompileBench 32 8 256
  * </pre>

@@ -28,7 +28,7 @@ import java.util.Optional;
  * Reports median seconds per run, the cold compile time and the compile-cache-hit load time.
  *
  * <pre>
- * ./mvnw -B -o -q test-compile -pl tpu-backend
+ * ./mvnw -B -o -q install -DskipTests -pl tpu-backend -am
  * ./mvnw -B -o -q exec:java -pl tpu-backend -Dexec.classpathScope=test -Djavelin.root=$PWD \
  *   -Dexec.mainClass=dev.javelin.backend.xla.XlaDeviceBench -Dexec.args="tiny 8 128 5"
  * </pre>

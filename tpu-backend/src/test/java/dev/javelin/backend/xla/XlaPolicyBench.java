@@ -32,7 +32,7 @@ import java.util.logging.Logger;
  * and again with the disk cache a first run left.
  *
  * <pre>
- * ./mvnw -B -o -q test-compile -pl tpu-backend
+ * ./mvnw -B -o -q install -DskipTests -pl tpu-backend -am
  * ./mvnw -B -o -q exec:java -pl tpu-backend -Dexec.classpathScope=test -Djavelin.root=$PWD \
  *   -Dexec.mainClass=dev.javelin.backend.xla.XlaPolicyBench -Dexec.args="tiny 8 128 5 32"
  * </pre>
