@@ -27,10 +27,11 @@ public interface Trainer extends AutoCloseable {
    * sample: the update's own forward pass, detached, is then π_old (ratio exactly 1), which saves
    * the old-log-prob pass.
    *
-   * @return VeRL-named metrics: {@code actor/pg_loss}, {@code actor/entropy}, {@code
-   *     actor/kl_loss}, {@code actor/grad_norm}, {@code actor/lr}, {@code actor/pg_clipfrac}, ...
+   * @return VeRL-named metrics ({@code actor/pg_loss}, {@code actor/entropy}, {@code
+   *     actor/kl_loss}, {@code actor/grad_norm}, {@code actor/lr}, {@code actor/pg_clipfrac}, ...)
+   *     and the seconds the update spent on π_old, when it took them itself
    */
-  Map<String, Double> update(List<TrainSample> samples);
+  UpdateResult update(List<TrainSample> samples);
 
   /**
    * One cross-entropy step (the {@code sft} warm-up): mean −log π(response | prompt) over all

@@ -34,7 +34,7 @@ public final class TrainerActor {
 
   /** One update over encoded samples; returns encoded metrics. */
   public byte[] update(byte[] samples) {
-    return TrainerCodec.encodeMetrics(trainer.update(TrainerCodec.decodeSamples(samples)));
+    return TrainerCodec.encodeUpdate(trainer.update(TrainerCodec.decodeSamples(samples)));
   }
 
   /** One SFT step over encoded examples; returns encoded metrics. */

@@ -103,6 +103,6 @@ public final class Fixtures {
     for (int i = 0; i < batch.size(); i++) {
       ready.add(batch.get(i).withOldLogProbs(old[i]).withRefLogProbs(ref[i]));
     }
-    return t.update(ready);
+    return t.update(ready).metrics();
   }
 }

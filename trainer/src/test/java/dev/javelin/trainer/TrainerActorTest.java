@@ -100,7 +100,8 @@ class TrainerActorTest {
         TrainerCodec.decodeLogProbs(
             actor.task(TrainerActor::logProbs, enc, "REFERENCE").remote().get());
     byte[] ready = TrainerCodec.encodeSamples(attach(batch, old, ref));
-    return TrainerCodec.decodeMetrics(actor.task(TrainerActor::update, ready).remote().get());
+    return TrainerCodec.decodeUpdate(actor.task(TrainerActor::update, ready).remote().get())
+        .metrics();
   }
 
   private static Map<String, Double> step(TrainerActor actor, List<TrainSample> batch) {
@@ -108,7 +109,7 @@ class TrainerActorTest {
     float[][] old = TrainerCodec.decodeLogProbs(actor.logProbs(enc, "ACTOR"));
     float[][] ref = TrainerCodec.decodeLogProbs(actor.logProbs(enc, "REFERENCE"));
     byte[] ready = TrainerCodec.encodeSamples(attach(batch, old, ref));
-    return TrainerCodec.decodeMetrics(actor.update(ready));
+    return TrainerCodec.decodeUpdate(actor.update(ready)).metrics();
   }
 
   private static List<TrainSample> attach(List<TrainSample> batch, float[][] old, float[][] ref) {

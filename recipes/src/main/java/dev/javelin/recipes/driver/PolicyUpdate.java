@@ -8,7 +8,7 @@ import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
-import dev.javelin.trainer.engine.PpoUpdater;
+import dev.javelin.trainer.UpdateResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,12 +83,11 @@ final class PolicyUpdate {
       List<TrainSample> lp = logProbs(a.samples(), recipe.actor().loss().useKlLoss(), timer);
       adv = new Advantages.Result(lp, a.mean(), a.max(), a.min());
     }
-    Map<String, Double> m =
-        new LinkedHashMap<>(timer.time("update_actor", () -> trainer.update(adv.samples())));
-    Double old = m.remove(PpoUpdater.OLD_LOG_PROB_SECONDS); // π_old taken inside the update
-    if (old != null) {
-      timer.split("update_actor", "old_log_prob", old);
+    UpdateResult update = timer.time("update_actor", () -> trainer.update(adv.samples()));
+    if (update.tookOldLogProbs()) { // π_old taken inside the update: its own phase
+      timer.split("update_actor", "old_log_prob", update.oldLogProbSeconds());
     }
+    Map<String, Double> m = new LinkedHashMap<>(update.metrics());
     m.putAll(shapingMetrics);
     return new Result(m, scores, adv, scored.metrics());
   }

@@ -6,6 +6,7 @@ import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.trainer.codec.TrainerCodec;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.SnapshotContent;
@@ -97,10 +98,10 @@ public final class RayGangTrainer implements Trainer {
   }
 
   @Override
-  public Map<String, Double> update(List<TrainSample> samples) {
+  public UpdateResult update(List<TrainSample> samples) {
     ObjectRef<byte[]> batch = Ray.put(TrainerCodec.encodeSamples(samples));
     try {
-      return TrainerCodec.decodeMetrics(
+      return TrainerCodec.decodeUpdate(
           onEveryRank(a -> a.task(TrainerRank::update, batch).remote()).get(0));
     } finally {
       RayCalls.free(List.of(batch));

@@ -6,6 +6,7 @@ import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerActor;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.trainer.codec.TrainerCodec;
 import dev.javelin.weightsync.SnapshotCodec;
 import dev.javelin.weightsync.SnapshotContent;
@@ -57,9 +58,9 @@ public final class RemoteTrainer implements Trainer {
   }
 
   @Override
-  public Map<String, Double> update(List<TrainSample> samples) {
+  public UpdateResult update(List<TrainSample> samples) {
     byte[] bytes = TrainerCodec.encodeSamples(samples);
-    return TrainerCodec.decodeMetrics(
+    return TrainerCodec.decodeUpdate(
         alive(() -> RayCalls.callWith(bytes, b -> actor.task(TrainerActor::update, b).remote())));
   }
 

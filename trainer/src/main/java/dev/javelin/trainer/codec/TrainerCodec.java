@@ -3,6 +3,7 @@ package dev.javelin.trainer.codec;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.weightsync.wire.MalformedWireException;
 import dev.javelin.weightsync.wire.WireReader;
 import dev.javelin.weightsync.wire.WireWriter;
@@ -22,6 +23,7 @@ public final class TrainerCodec {
   private static final int LOGPROBS = 0x4A4C5031; // "JLP1"
   private static final int METRICS = 0x4A4D5431; // "JMT1"
   private static final int STATE = 0x4A535431; // "JST1"
+  private static final int UPDATE = 0x4A555031; // "JUP1"
   // Smallest encodings, used to bound counts before allocating.
   private static final int MIN_SAMPLE_BYTES = 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4;
   private static final int MIN_ENTRY_BYTES = 4 + 8;
@@ -130,12 +132,7 @@ public final class TrainerCodec {
   public static byte[] encodeMetrics(Map<String, Double> metrics) {
     WireWriter w = new WireWriter();
     w.i32(METRICS);
-    w.i32(metrics.size());
-    metrics.forEach(
-        (k, v) -> {
-          w.string(k);
-          w.f64(v);
-        });
+    writeMetrics(w, metrics);
     return w.toByteArray();
   }
 
@@ -143,13 +140,45 @@ public final class TrainerCodec {
   public static Map<String, Double> decodeMetrics(byte[] bytes) {
     WireReader r = new WireReader(bytes, "metrics");
     r.expectMagic(METRICS);
+    Map<String, Double> out = readMetrics(r);
+    r.end();
+    return out;
+  }
+
+  /** An update's result: the π_old seconds (NaN for none), then its metrics. */
+  public static byte[] encodeUpdate(UpdateResult result) {
+    WireWriter w = new WireWriter();
+    w.i32(UPDATE);
+    w.f64(result.oldLogProbSeconds());
+    writeMetrics(w, result.metrics());
+    return w.toByteArray();
+  }
+
+  public static UpdateResult decodeUpdate(byte[] bytes) {
+    WireReader r = new WireReader(bytes, "update result");
+    r.expectMagic(UPDATE);
+    double oldSeconds = r.f64();
+    Map<String, Double> metrics = readMetrics(r);
+    r.end();
+    return new UpdateResult(metrics, oldSeconds);
+  }
+
+  private static void writeMetrics(WireWriter w, Map<String, Double> metrics) {
+    w.i32(metrics.size());
+    metrics.forEach(
+        (k, v) -> {
+          w.string(k);
+          w.f64(v);
+        });
+  }
+
+  private static Map<String, Double> readMetrics(WireReader r) {
     int n = r.count(MIN_ENTRY_BYTES, "items");
     Map<String, Double> out = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
       String k = r.string("string");
       out.put(k, r.f64());
     }
-    r.end();
     return out;
   }
 

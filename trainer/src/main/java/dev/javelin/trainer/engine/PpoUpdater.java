@@ -26,6 +26,7 @@ import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerConfig;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
@@ -137,7 +138,7 @@ public final class PpoUpdater implements Trainer {
   }
 
   @Override
-  public Map<String, Double> update(List<TrainSample> samples) {
+  public UpdateResult update(List<TrainSample> samples) {
     checkUpdateBatch(samples);
     MetricSums sums = new MetricSums(gang);
     long startStep = optimizer.stepCount();
@@ -163,17 +164,8 @@ public final class PpoUpdater implements Trainer {
     if (!config.bypassesOldLogProbs()) { // bypass: π_old is the sampler's, nothing to compare
       out.putAll(mismatch.metrics(first));
     }
-    if (oldHere) {
-      out.put(OLD_LOG_PROB_SECONDS, oldSeconds);
-    }
-    return out;
+    return new UpdateResult(out, oldHere ? oldSeconds : Double.NaN);
   }
-
-  /**
-   * Metric: seconds {@link #update} spent on π_old for the mini-batches after the first (see {@link
-   * TrainerConfig#oldLogProbsInUpdate}); the driver reports it as its old_log_prob phase.
-   */
-  public static final String OLD_LOG_PROB_SECONDS = "timing_s/old_log_prob";
 
   /**
    * The epoch's order with old log-probs on every sample after the first mini-batch, computed at

@@ -10,6 +10,7 @@ import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.Trainer;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.weightsync.SnapshotContent;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
@@ -126,7 +127,7 @@ public final class ThreadGangTrainer implements Trainer {
   }
 
   @Override
-  public Map<String, Double> update(List<TrainSample> samples) {
+  public UpdateResult update(List<TrainSample> samples) {
     return onEveryRank(
             r -> {
               FaultPoint.reach("gang-rank:" + r, null); // the fault tests' rank failure

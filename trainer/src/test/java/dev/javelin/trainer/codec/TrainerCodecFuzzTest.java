@@ -15,6 +15,7 @@ class TrainerCodecFuzzTest {
           TrainerCodec::decodeExamples,
           TrainerCodec::decodeLogProbs,
           TrainerCodec::decodeMetrics,
+          TrainerCodec::decodeUpdate,
           TrainerCodec::decodeState);
 
   @FuzzTest(maxDuration = "12s")

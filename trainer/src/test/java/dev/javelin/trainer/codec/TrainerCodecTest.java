@@ -2,12 +2,14 @@ package dev.javelin.trainer.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.javelin.trainer.Fixtures;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerState;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.weightsync.wire.MalformedWireException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -43,6 +45,31 @@ class TrainerCodecTest {
     assertEquals(m, TrainerCodec.decodeMetrics(TrainerCodec.encodeMetrics(m)));
     TrainerState s = new TrainerState(12, Map.of("data_order", "{\"epoch\":1}", "step", "12"));
     assertEquals(s, TrainerCodec.decodeState(TrainerCodec.encodeState(s)));
+  }
+
+  @Test
+  void updateResultsRoundTripWithTheirOldLogProbTime() {
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("actor/pg_loss", -0.25);
+    m.put("actor/grad_norm", 0.5);
+    for (UpdateResult r : List.of(new UpdateResult(m, 0.125), UpdateResult.of(m))) {
+      UpdateResult back = TrainerCodec.decodeUpdate(TrainerCodec.encodeUpdate(r));
+      assertEquals(List.copyOf(m.keySet()), List.copyOf(back.metrics().keySet()), "order kept");
+      assertEquals(r, back);
+    }
+    assertFalse(
+        TrainerCodec.decodeUpdate(TrainerCodec.encodeUpdate(UpdateResult.of(m))).tookOldLogProbs());
+    byte[] ok = TrainerCodec.encodeUpdate(new UpdateResult(m, 0.125));
+    for (int cut : new int[] {0, 4, 12, ok.length - 1}) {
+      assertThrows(
+          MalformedWireException.class,
+          () -> TrainerCodec.decodeUpdate(Arrays.copyOf(ok, cut)),
+          "cut at " + cut);
+    }
+    assertThrows(
+        MalformedWireException.class,
+        () -> TrainerCodec.decodeUpdate(TrainerCodec.encodeMetrics(m)),
+        "metrics are not an update result");
   }
 
   @Test

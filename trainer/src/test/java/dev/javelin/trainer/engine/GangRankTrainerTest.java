@@ -15,6 +15,7 @@ import dev.javelin.trainer.GangRankException;
 import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerConfig;
+import dev.javelin.trainer.UpdateResult;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -88,7 +89,7 @@ class GangRankTrainerTest {
     try {
       List<TrainSample> batch = Fixtures.batch(400, 2, 4);
       long start = System.nanoTime();
-      List<Future<Map<String, Double>>> f = new ArrayList<>();
+      List<Future<UpdateResult>> f = new ArrayList<>();
       for (GangRankTrainer r : ranks) {
         f.add(pool.submit(() -> r.update(batch)));
       }

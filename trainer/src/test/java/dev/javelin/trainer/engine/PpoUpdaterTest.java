@@ -22,6 +22,7 @@ import dev.javelin.trainer.PolicyRole;
 import dev.javelin.trainer.SftExample;
 import dev.javelin.trainer.TrainSample;
 import dev.javelin.trainer.TrainerConfig;
+import dev.javelin.trainer.UpdateResult;
 import dev.javelin.weightsync.WeightSnapshot;
 import dev.javelin.weightsync.WireType;
 import java.util.ArrayList;
@@ -47,6 +48,11 @@ class PpoUpdaterTest {
 
   /** VeRL's order: old (and ref) log-probs first, then the update. */
   static Map<String, Double> grpoStep(PpoUpdater t, List<TrainSample> batch) {
+    return grpoUpdate(t, batch).metrics();
+  }
+
+  /** {@link #grpoStep}'s whole result: the metrics and the update's own π_old time (none). */
+  static UpdateResult grpoUpdate(PpoUpdater t, List<TrainSample> batch) {
     float[][] old = t.logProbs(batch, PolicyRole.ACTOR);
     float[][] ref = t.config().useReference() ? t.logProbs(batch, PolicyRole.REFERENCE) : null;
     List<TrainSample> ready = new ArrayList<>();
@@ -142,7 +148,7 @@ class PpoUpdaterTest {
         PpoUpdater skipped = new PpoUpdater(device, INITIAL, c)) {
       assertTrue(skipped.isOnPolicy(batch.size()));
       Map<String, Double> a = grpoStep(recomputed, batch);
-      Map<String, Double> b = skipped.update(batch);
+      Map<String, Double> b = skipped.update(batch).metrics();
       assertEquals(a.get("actor/pg_loss"), b.get("actor/pg_loss"), 1e-6);
       assertEquals(0.0, b.get("actor/ppo_kl"), 0.0);
       assertWeightsClose(recomputed.policyCheckpoint(), skipped.policyCheckpoint(), 1e-6);
@@ -168,12 +174,15 @@ class PpoUpdaterTest {
     try (PpoUpdater recomputed = new PpoUpdater(device, INITIAL, c);
         PpoUpdater inUpdate = new PpoUpdater(device, INITIAL, c)) {
       assertFalse(inUpdate.isOnPolicy(batch.size()));
-      Map<String, Double> a = grpoStep(recomputed, batch);
-      Map<String, Double> b = inUpdate.update(batch);
+      UpdateResult passed = grpoUpdate(recomputed, batch);
+      UpdateResult taken = inUpdate.update(batch);
+      Map<String, Double> a = passed.metrics();
+      Map<String, Double> b = taken.metrics();
       assertEquals(a.get("actor/pg_loss"), b.get("actor/pg_loss"), 1e-6);
       assertEquals(a.get("actor/ppo_kl"), b.get("actor/ppo_kl"), 1e-6);
-      assertTrue(b.get(PpoUpdater.OLD_LOG_PROB_SECONDS) > 0, b.toString());
-      assertFalse(a.containsKey(PpoUpdater.OLD_LOG_PROB_SECONDS), a.toString());
+      assertTrue(taken.oldLogProbSeconds() > 0, taken.toString());
+      assertFalse(passed.tookOldLogProbs(), passed.toString());
+      assertFalse(b.keySet().stream().anyMatch(k -> k.startsWith("timing_s/")), b.toString());
       assertWeightsClose(recomputed.policyCheckpoint(), inUpdate.policyCheckpoint(), 1e-6);
       // π_old taken by the first mini-batch's forward gives the metrics of π_old passed in
       for (String k : PROBS_DIFF) {
@@ -217,7 +226,8 @@ class PpoUpdaterTest {
             TrainSample.of(
                 s.promptUid(), s.promptIds(), s.responseIds(), own[i], s.score(), s.score()));
       }
-      for (Map<String, Double> m : List.of(grpoStep(passed, batch), taken.update(batch))) {
+      for (Map<String, Double> m :
+          List.of(grpoStep(passed, batch), taken.update(batch).metrics())) {
         assertEquals(1.0, m.get(RolloutProbsDiff.VALID), m.toString());
         assertEquals(0.0, m.get(RolloutProbsDiff.MAX), 1e-6, m.toString());
         assertEquals(0.0, m.get(RolloutProbsDiff.MEAN), 1e-6, m.toString());
@@ -272,7 +282,7 @@ class PpoUpdaterTest {
         PpoUpdater skipped = bf16(c)) {
       Map<String, Double> a = grpoStep(f32, batch);
       Map<String, Double> b = grpoStep(recomputed, batch);
-      Map<String, Double> s = skipped.update(batch);
+      Map<String, Double> s = skipped.update(batch).metrics();
       assertEquals(b.get("actor/pg_loss"), s.get("actor/pg_loss"), 1e-6);
       assertWeightsClose(recomputed.policyCheckpoint(), skipped.policyCheckpoint(), 1e-6);
       // on-policy, so the ratio is 1 and pg_loss is -mean(A) in both precisions

@@ -60,8 +60,8 @@ class ThreadGangTrainerTest {
         ThreadGangTrainer gang = gang(3, c)) {
       for (int step = 0; step < 3; step++) {
         List<TrainSample> batch = Fixtures.batch(200 + step, 2, 4);
-        Map<String, Double> a = one.update(batch);
-        Map<String, Double> b = gang.update(batch);
+        Map<String, Double> a = one.update(batch).metrics();
+        Map<String, Double> b = gang.update(batch).metrics();
         assertTrue(a.containsKey(RolloutProbsDiff.MEAN), a.toString());
         assertMetricsClose(a, b);
       }
