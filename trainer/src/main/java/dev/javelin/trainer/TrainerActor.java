@@ -32,7 +32,7 @@ public final class TrainerActor {
     return TrainerCodec.encodeLogProbs(trainer.logProbs(TrainerCodec.decodeSamples(samples), r));
   }
 
-  /** One update over encoded samples; returns encoded metrics. */
+  /** One update over encoded samples; returns its encoded {@link UpdateResult}. */
   public byte[] update(byte[] samples) {
     return TrainerCodec.encodeUpdate(trainer.update(TrainerCodec.decodeSamples(samples)));
   }

@@ -164,7 +164,7 @@ public final class PpoUpdater implements Trainer {
     if (!config.bypassesOldLogProbs()) { // bypass: π_old is the sampler's, nothing to compare
       out.putAll(mismatch.metrics(first));
     }
-    return new UpdateResult(out, oldHere ? oldSeconds : Double.NaN);
+    return oldHere ? new UpdateResult(out, oldSeconds) : UpdateResult.of(out);
   }
 
   /**
